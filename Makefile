@@ -1,0 +1,52 @@
+# Two commands do everything: `make book` and `make test`.
+# Both create .venv on first use and install the pinned requirements.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
+
+# Jupyter Book, strict: warnings are errors (-W), every cross-reference must
+# resolve (-n), and the build starts from empty doctrees so a stale page
+# cannot hide a broken one.
+JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
+
+.PHONY: help venv book test execute lock clean
+
+help:
+	@echo "make book     build the HTML book into _build/html (strict)"
+	@echo "make test     unit tests, nbval over every notebook, strict book build"
+	@echo "make execute  re-run every notebook in place to refresh its outputs"
+	@echo "make lock     re-pin requirements.txt from a fresh environment"
+	@echo "make clean    remove _build (keeps .venv)"
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "Python 3.11 or newer is needed (found: $$($(PYTHON) --version))"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+book: $(STAMP)
+	rm -rf _build/html _build/.doctrees _build/jupyter_execute
+	$(JB_BUILD)
+	@echo "Open _build/html/index.html in a browser to read the book."
+
+test: $(STAMP)
+	$(BIN)/python -m pytest book tests posenc
+
+execute: $(STAMP)
+	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
+
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet $$(sed -n '/used directly/,/pulled in/p' requirements.txt | grep '==')
+	.lock-venv/bin/python -m pip freeze --exclude-editable
+	@echo "Copy the pins above into the second block of requirements.txt."
+	rm -rf .lock-venv
+
+clean:
+	rm -rf _build

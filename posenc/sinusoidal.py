@@ -1,0 +1,250 @@
+r"""The sinusoidal positional encoding of Vaswani et al. (2017).
+
+.. math::
+
+    \mathrm{PE}(pos, 2i)   = \sin(pos \cdot \omega_i), \qquad
+    \mathrm{PE}(pos, 2i+1) = \cos(pos \cdot \omega_i), \qquad
+    \omega_i = \mathrm{base}^{-2i / d_{model}}
+
+Position ``pos`` is a row, dimension ``2i`` / ``2i+1`` a column. Pair ``i``
+turns at angular frequency :math:`\omega_i`: pair 0 once per :math:`2\pi`
+positions, the last pair almost ``base`` times slower.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+
+__all__ = ["frequencies", "wavelengths", "sinusoidal", "rotation_matrix"]
+
+LAYOUTS = ("interleaved", "halves")
+
+
+def frequencies(d_model, *, base=10000.0, endpoint=False):
+    r"""Angular frequencies :math:`\omega_i`, one per sine/cosine pair.
+
+    .. math:: \omega_i = \mathrm{base}^{-2i/d_{model}}, \quad i = 0, 1, \dots, \lceil d_{model}/2 \rceil - 1
+
+    Parameters
+    ----------
+    d_model : int
+        Width of the encoding, at least 1. An odd width has one more sine
+        than cosine, so it gets ``(d_model + 1) // 2`` frequencies.
+    base : float, default 10000.0
+        The number 10000 of the paper; must be positive and finite.
+    endpoint : bool, default False
+        ``False``: the paper's ladder, which stops one step short of
+        ``1/base``. ``True``: the ladder of tensor2tensor, fairseq and Marian,
+        :math:`\omega_i = \mathrm{base}^{-i/(n-1)}`, which runs from 1 down to
+        exactly ``1/base``.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``((d_model + 1) // 2,)``
+        Decreasing frequencies, starting at 1.
+
+    Raises
+    ------
+    TypeError
+        If ``d_model`` is not an integer, ``base`` not a real number or
+        ``endpoint`` not a bool.
+    ValueError
+        If ``d_model < 1`` or ``base`` is not positive and finite.
+
+    Examples
+    --------
+    >>> frequencies(4)
+    array([1.  , 0.01])
+    >>> frequencies(6, endpoint=True)
+    array([1.e+00, 1.e-02, 1.e-04])
+    """
+    d_model = _checks.positive_int("d_model", d_model)
+    base = _checks.real("base", base, positive=True)
+    endpoint = _checks.boolean("endpoint", endpoint)
+    n = (d_model + 1) // 2  # one frequency per (sin, cos) pair
+    i = np.arange(n)
+    if endpoint:
+        exponent = i / max(n - 1, 1)  # 0, ..., 1 exactly
+    else:
+        exponent = 2 * i / d_model  # 0, ..., just below 1
+    return base**-exponent
+
+
+def wavelengths(d_model, *, base=10000.0, endpoint=False):
+    r"""Wavelengths :math:`\lambda_i = 2\pi / \omega_i`, in positions.
+
+    Pair ``i`` repeats itself every :math:`\lambda_i` positions. The ladder
+    starts at :math:`2\pi` and grows geometrically; its last rung is
+    :math:`2\pi \cdot \mathrm{base}^{2(n-1)/d_{model}}`, a little less than
+    :math:`2\pi \cdot \mathrm{base}` unless ``endpoint=True``.
+
+    Parameters
+    ----------
+    d_model, base, endpoint
+        As in :func:`frequencies`.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``((d_model + 1) // 2,)``
+
+    Examples
+    --------
+    >>> wavelengths(4).round(2)
+    array([  6.28, 628.32])
+    """
+    return 2 * np.pi / frequencies(d_model, base=base, endpoint=endpoint)
+
+
+def sinusoidal(
+    length,
+    d_model,
+    *,
+    base=10000.0,
+    start=0,
+    layout="interleaved",
+    endpoint=False,
+    dtype=np.float64,
+):
+    r"""The table of sinusoidal positional encodings, one row per position.
+
+    .. math::
+
+        \mathrm{PE}(pos, 2i) = \sin(pos\,\omega_i), \qquad
+        \mathrm{PE}(pos, 2i+1) = \cos(pos\,\omega_i)
+
+    for ``pos = start, start + 1, ..., start + length - 1``.
+
+    Parameters
+    ----------
+    length : int
+        Number of positions (rows), at least 1.
+    d_model : int
+        Width of each encoding (columns), at least 1. With an odd width the
+        last column is the sine of the next frequency.
+    base : float, default 10000.0
+        See :func:`frequencies`.
+    start : int, default 0
+        The first position. The paper's code counts from 0; some worked
+        examples count from 1.
+    layout : {"interleaved", "halves"}, default "interleaved"
+        ``"interleaved"``: sines in the even columns, cosines in the odd
+        columns (the paper). ``"halves"``: all sines first, then all cosines
+        (tensor2tensor, fairseq, Marian).
+    endpoint : bool, default False
+        See :func:`frequencies`.
+    dtype : numpy floating dtype, default numpy.float64
+        Type of the returned table. Angles are always formed in float64.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``(length, d_model)``
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type (for example a float ``length``).
+    ValueError
+        If ``length`` or ``d_model`` is less than 1, ``base`` is not positive
+        and finite, or ``layout`` is unknown.
+
+    Examples
+    --------
+    >>> sinusoidal(3, 4).round(4)
+    array([[ 0.    ,  1.    ,  0.    ,  1.    ],
+           [ 0.8415,  0.5403,  0.01  ,  1.    ],
+           [ 0.9093, -0.4161,  0.02  ,  0.9998]])
+    >>> sinusoidal(2, 4, layout="halves").round(4)
+    array([[0.    , 0.    , 1.    , 1.    ],
+           [0.8415, 0.01  , 0.5403, 1.    ]])
+    """
+    length = _checks.positive_int("length", length)
+    d_model = _checks.positive_int("d_model", d_model)
+    start = _checks.integer("start", start)
+    layout = _checks.choice("layout", layout, LAYOUTS)
+    dtype = _checks.float_dtype("dtype", dtype)
+    omega = frequencies(d_model, base=base, endpoint=endpoint)
+
+    pos = np.arange(start, start + length, dtype=np.float64)
+    angles = np.outer(pos, omega)  # angles[pos, i] = pos * omega_i
+    n_sin, n_cos = len(omega), d_model // 2
+    sines, cosines = np.sin(angles), np.cos(angles[:, :n_cos])
+
+    pe = np.empty((length, d_model), dtype=dtype)
+    if layout == "interleaved":
+        pe[:, 0::2] = sines
+        pe[:, 1::2] = cosines
+    else:
+        pe[:, :n_sin] = sines
+        pe[:, n_sin:] = cosines
+    return pe
+
+
+def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endpoint=False):
+    r"""The matrix :math:`M_k` that moves every encoding ``offset`` positions on.
+
+    By the angle-addition formulas, each (sine, cosine) pair of
+    :math:`\mathrm{PE}(pos + k)` is the same pair of :math:`\mathrm{PE}(pos)`
+    rotated by the angle :math:`k\,\omega_i`:
+
+    .. math::
+
+        \begin{pmatrix} \sin((pos+k)\omega_i) \\ \cos((pos+k)\omega_i) \end{pmatrix}
+        =
+        \begin{pmatrix} \cos k\omega_i & \sin k\omega_i \\
+                        -\sin k\omega_i & \cos k\omega_i \end{pmatrix}
+        \begin{pmatrix} \sin(pos\,\omega_i) \\ \cos(pos\,\omega_i) \end{pmatrix}
+
+    so :math:`\mathrm{PE}(pos + k) = M_k\,\mathrm{PE}(pos)` for every ``pos``,
+    with :math:`M_k` orthogonal and independent of ``pos``. For a table
+    whose rows are encodings, ``table @ M.T`` shifts every row by ``offset``.
+
+    Parameters
+    ----------
+    offset : int or float
+        The shift ``k`` (negative shifts go back).
+    d_model : int
+        Width of the encoding; must be even, because an unpaired sine
+        column cannot be rotated without its cosine.
+    base, layout, endpoint
+        As in :func:`sinusoidal`; the matrix matches the table they make.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``(d_model, d_model)``
+
+    Raises
+    ------
+    ValueError
+        If ``d_model`` is odd or less than 2, or another argument is invalid.
+
+    Examples
+    --------
+    >>> pe = sinusoidal(10, 6)
+    >>> M = rotation_matrix(3, 6)
+    >>> bool(np.allclose(M @ pe[2], pe[5]))
+    True
+    """
+    offset = _checks.real("offset", offset)
+    d_model = _checks.positive_int("d_model", d_model)
+    if d_model % 2:
+        raise ValueError(
+            f"d_model must be even for a rotation matrix (an unpaired sine column "
+            f"has no cosine to rotate with), got {d_model}"
+        )
+    layout = _checks.choice("layout", layout, LAYOUTS)
+    omega = frequencies(d_model, base=base, endpoint=endpoint)
+    half = d_model // 2
+    if layout == "interleaved":
+        sin_col, cos_col = 2 * np.arange(half), 2 * np.arange(half) + 1
+    else:
+        sin_col, cos_col = np.arange(half), half + np.arange(half)
+
+    c, s = np.cos(offset * omega), np.sin(offset * omega)
+    M = np.zeros((d_model, d_model))
+    M[sin_col, sin_col] = c
+    M[sin_col, cos_col] = s
+    M[cos_col, sin_col] = -s
+    M[cos_col, cos_col] = c
+    return M
