@@ -1,0 +1,195 @@
+r"""Relative positions: Shaw et al. (2018), T5 buckets, ALiBi.
+
+Throughout, the relative position of key ``j`` seen from query ``i`` is
+``j - i``: negative for keys in the past, positive for keys in the future.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _checks
+
+__all__ = ["relative_positions", "t5_bucket", "alibi_slopes", "alibi_bias"]
+
+
+def relative_positions(q_len, k_len, max_distance=None):
+    r"""Matrix of relative positions ``j - i``, clipped to ``[-max_distance, max_distance]``.
+
+    This is the index of Shaw et al. (2018): query ``i`` and key ``j`` share
+    the learned vector :math:`w_{\mathrm{clip}(j - i,\, k)}`, so all offsets
+    beyond ``max_distance`` (their ``k``) share one vector per direction.
+
+    Parameters
+    ----------
+    q_len, k_len : int
+        Number of queries (rows) and keys (columns), at least 1.
+    max_distance : int or None, default None
+        Clip to this distance (at least 0); ``None`` means no clipping.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape ``(q_len, k_len)``
+
+    Examples
+    --------
+    >>> relative_positions(3, 5, max_distance=2)
+    array([[ 0,  1,  2,  2,  2],
+           [-1,  0,  1,  2,  2],
+           [-2, -1,  0,  1,  2]])
+    """
+    q_len = _checks.positive_int("q_len", q_len)
+    k_len = _checks.positive_int("k_len", k_len)
+    rel = np.arange(k_len)[None, :] - np.arange(q_len)[:, None]
+    if max_distance is not None:
+        max_distance = _checks.integer("max_distance", max_distance, minimum=0)
+        rel = np.clip(rel, -max_distance, max_distance)
+    return rel
+
+
+def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_distance=128):
+    r"""T5's bucket index of each relative position (Raffel et al., 2020).
+
+    Half of the buckets hold small distances exactly; the other half cover
+    distances up to ``max_distance`` on a logarithmic scale; anything
+    farther shares the last bucket. In the bidirectional case the buckets are
+    split again between keys before and after the query. The arithmetic
+    follows T5's reference code (the log ratio is computed in float32 and
+    truncated), so the indices match trained T5 checkpoints.
+
+    Parameters
+    ----------
+    relative_position : int or array_like of int
+        Key position minus query position, ``j - i``.
+    bidirectional : bool, default True
+        ``True`` for an encoder (both directions); ``False`` for a causal
+        decoder, where every future key (``j > i``) falls in bucket 0.
+    num_buckets : int, default 32
+        Total number of buckets; even when bidirectional, at least 2 (4 when
+        bidirectional).
+    max_distance : int, default 128
+        Distance from which all offsets share the last bucket.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Same shape as ``relative_position``, values in ``[0, num_buckets)``.
+
+    Examples
+    --------
+    >>> t5_bucket(np.arange(-3, 4))
+    array([ 3,  2,  1,  0, 17, 18, 19])
+    >>> t5_bucket([-200, 200])
+    array([15, 31])
+    """
+    rel = np.asarray(relative_position)
+    if rel.dtype.kind not in "iu":
+        raise TypeError(f"relative_position must be integers, got dtype {rel.dtype}")
+    rel = rel.astype(np.int64)
+    bidirectional = _checks.boolean("bidirectional", bidirectional)
+    num_buckets = _checks.integer("num_buckets", num_buckets, minimum=4 if bidirectional else 2)
+    max_distance = _checks.positive_int("max_distance", max_distance)
+
+    bucket = np.zeros_like(rel)
+    if bidirectional:
+        if num_buckets % 2:
+            raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
+        num_buckets //= 2
+        bucket += (rel > 0) * num_buckets  # keys after the query use the upper half
+        n = np.abs(rel)
+    else:
+        n = np.maximum(-rel, 0)  # distance back; future keys count as 0
+    max_exact = num_buckets // 2
+    if max_distance <= max_exact:
+        raise ValueError(
+            f"max_distance must exceed the {max_exact} exactly-represented distances, "
+            f"got {max_distance}"
+        )
+    # log-spaced buckets for n >= max_exact, in float32 as in T5's code
+    ratio = np.log(np.maximum(n, max_exact).astype(np.float32) / np.float32(max_exact))
+    scale = np.float32(math.log(max_distance / max_exact))
+    large = max_exact + (ratio / scale * np.float32(num_buckets - max_exact)).astype(np.int64)
+    large = np.minimum(large, num_buckets - 1)
+    return bucket + np.where(n < max_exact, n, large)
+
+
+def alibi_slopes(n_heads):
+    r"""ALiBi's head-specific slopes ``m`` (Press et al., 2022).
+
+    For ``n`` a power of two the slopes form the geometric sequence
+    :math:`2^{-8/n}, 2^{-16/n}, \dots, 2^{-8}`. For other head counts the
+    reference code takes the slopes of the closest smaller power of two and
+    adds every other slope of the next power of two.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of attention heads, at least 1.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``(n_heads,)``
+
+    Examples
+    --------
+    >>> alibi_slopes(8)
+    array([0.5       , 0.25      , 0.125     , 0.0625    , 0.03125   ,
+           0.015625  , 0.0078125 , 0.00390625])
+    """
+    n_heads = _checks.positive_int("n_heads", n_heads)
+    return np.array(_slopes(n_heads))
+
+
+def _slopes(n):
+    """The recursion of ALiBi's reference implementation (plain Python floats)."""
+
+    def power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return power_of_2(n)
+    closest = 2 ** math.floor(math.log2(n))
+    return power_of_2(closest) + _slopes(2 * closest)[0::2][: n - closest]
+
+
+def alibi_bias(n_heads, length, *, causal=True):
+    r"""ALiBi bias matrices, one per head: :math:`B_h[i, j] = -m_h\,|i - j|`.
+
+    The bias is added to the attention scores; no position is added to the
+    embeddings. Farther keys get a larger penalty, and each head has its own
+    slope, so some heads look far and some look near.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of heads, at least 1.
+    length : int
+        Sequence length (queries = keys), at least 1.
+    causal : bool, default True
+        ``True``: the decoder case of the paper; keys after the query get
+        ``-inf`` (the causal mask), so the bias can be used on its own.
+        ``False``: the symmetric penalty :math:`-m_h |i - j|` in both directions.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``(n_heads, length, length)``
+
+    Examples
+    --------
+    >>> alibi_bias(8, 3)[0]  # head 0 of 8 has slope 1/2
+    array([[ 0. , -inf, -inf],
+           [-0.5,  0. , -inf],
+           [-1. , -0.5,  0. ]])
+    """
+    n_heads = _checks.positive_int("n_heads", n_heads)
+    length = _checks.positive_int("length", length)
+    causal = _checks.boolean("causal", causal)
+    distance = np.abs(relative_positions(length, length))
+    bias = alibi_slopes(n_heads)[:, None, None] * -distance  # int -0 is 0: no -0.0
+    if causal:
+        future = np.triu(np.ones((length, length), dtype=bool), k=1)
+        bias[:, future] = -np.inf
+    return bias
