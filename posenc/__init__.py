@@ -11,6 +11,7 @@ text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
 rotary      rotary position embedding (RoPE)
 relative    relative positions, T5 buckets, ALiBi
+by_hand     one table entry computed step by step, as with a pencil
 plot        the book's pictures
 exercises   the checkers of the book's exercises
 """
@@ -18,6 +19,7 @@ exercises   the checkers of the book's exercises
 from . import exercises, plot
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
+from .by_hand import explain_entry  # noqa: F401
 from .relative import *  # noqa: F401,F403
 from .relative import __all__ as _relative_all
 from .rotary import *  # noqa: F401,F403
@@ -35,6 +37,7 @@ __all__ = [
     *_attention_all,
     *_rotary_all,
     *_relative_all,
+    "explain_entry",
     "exercises",
     "plot",
 ]

@@ -164,3 +164,136 @@ def similarity(
     ax.set(title=title, xlabel="position", ylabel="position")
     ax.figure.colorbar(image, ax=ax)
     return ax
+
+
+# --- added for the worked example ("The cat sat on the mat.") -------------
+
+__all__ += ["bars", "pair_circle"]
+
+
+def bars(
+    vectors,
+    labels,
+    *,
+    ax=None,
+    title="Vectors, dimension by dimension",
+    xlabel="dimension",
+    ylabel="value",
+    figsize=(6, 3.5),
+):
+    """Compare a few vectors dimension by dimension, as grouped bars.
+
+    Bars of the same dimension stand side by side, one colour and hatch per
+    vector, so two equal vectors show as pairs of equal bars.
+
+    Parameters
+    ----------
+    vectors : array_like of shape (n_vectors, d)
+        The vectors to compare, one per row (for example two rows of an
+        embedding table).
+    labels : sequence of str
+        One legend entry per vector.
+    ax, title, xlabel, ylabel, figsize
+        As in :func:`heatmap`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.containers[k]`` holds the bars of vector ``k``; their heights
+        are its values.
+    """
+    vectors = _checks.array("vectors", vectors, ndim=2)
+    labels = [str(label) for label in labels]
+    if len(labels) != vectors.shape[0]:
+        raise ValueError(
+            f"labels has {len(labels)} entries but there are {vectors.shape[0]} vectors"
+        )
+    ax = _axes(ax, figsize)
+    n, d = vectors.shape
+    width = 0.8 / n
+    hatches = ["", "//", "..", "xx", "\\\\", "oo"]
+    for k, (vector, label) in enumerate(zip(vectors, labels)):
+        offset = (k - (n - 1) / 2) * width
+        ax.bar(np.arange(d) + offset, vector, width, label=label,
+               hatch=hatches[k % len(hatches)], edgecolor="black", linewidth=0.5)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(np.arange(d))
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+def pair_circle(
+    table,
+    pair,
+    *,
+    positions=None,
+    annotate=True,
+    ax=None,
+    title=None,
+    figsize=(4, 4),
+):
+    r"""Draw one (sine, cosine) pair of an encoding table as points on a circle.
+
+    Row ``pos`` of pair ``i`` is the point
+    :math:`(\cos(pos\,\omega_i), \sin(pos\,\omega_i))`: a clock hand at
+    angle :math:`pos\,\omega_i`. The points are joined in order, so a fast
+    pair sweeps round the circle and a slow one barely leaves angle 0.
+    Columns ``2 * pair`` (sine) and ``2 * pair + 1`` (cosine) are used, as in
+    the interleaved layout of :func:`posenc.sinusoidal`.
+
+    Parameters
+    ----------
+    table : array_like of shape (length, d_model)
+    pair : int
+        Which pair ``i`` to draw; needs ``2 * pair + 1 < d_model``.
+    positions : array_like of shape (length,), optional
+        Position of each row, used for the labels (default
+        ``0, 1, ..., length - 1``).
+    annotate : bool, default True
+        Write each position next to its point.
+    ax, figsize
+        As in :func:`heatmap`.
+    title : str, optional
+        Default ``"Pair <pair> (dims <2i>, <2i+1>)"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[0]`` is the unit circle; ``ax.lines[1]`` the points, with
+        x data the cosine column and y data the sine column.
+    """
+    table = _checks.array("table", table, ndim=2)
+    pair = _checks.integer("pair", pair, minimum=0)
+    if 2 * pair + 1 >= table.shape[1]:
+        raise ValueError(
+            f"pair {pair} needs columns {2 * pair} and {2 * pair + 1}, "
+            f"but the table has {table.shape[1]} columns"
+        )
+    if positions is None:
+        positions = np.arange(table.shape[0])
+    positions = _checks.array("positions", positions, ndim=1)
+    if len(positions) != table.shape[0]:
+        raise ValueError(
+            f"positions has {len(positions)} entries but the table has {table.shape[0]} rows"
+        )
+    annotate = _checks.boolean("annotate", annotate)
+    ax = _axes(ax, figsize)
+    t = np.linspace(0, 2 * np.pi, 361)
+    ax.plot(np.cos(t), np.sin(t), color="0.7", linewidth=1)
+    x, y = table[:, 2 * pair + 1], table[:, 2 * pair]
+    ax.plot(x, y, marker="o", color="C0", linewidth=1)
+    if annotate:
+        for pos, xi, yi in zip(positions, x, y):
+            ax.annotate(f"{pos:g}", (xi, yi), xytext=(1.13 * xi, 1.13 * yi),
+                        ha="center", va="center", fontsize="small")
+    ax.axhline(0, color="0.85", linewidth=0.8)
+    ax.axvline(0, color="0.85", linewidth=0.8)
+    ax.set_aspect("equal")
+    ax.set(xlim=(-1.3, 1.3), ylim=(-1.3, 1.3))
+    if title is None:
+        title = f"Pair {pair} (dims {2 * pair}, {2 * pair + 1})"
+    ax.set(title=title, xlabel=f"cos column (dim {2 * pair + 1})",
+           ylabel=f"sin column (dim {2 * pair})")
+    return ax

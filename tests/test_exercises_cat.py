@@ -1,0 +1,186 @@
+"""Tests of the checkers of the worked-example chapter ("The cat sat on the mat.").
+
+Every expected answer here is derived by hand (the derivation is in the
+comments), not copied from the checkers. For each checker: right answers in
+several equivalent forms pass, typical wrong answers fail with a hint, and
+no message ever prints the expected value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from posenc import exercises
+
+# PE(pos) for d_model = 4 is [sin pos, cos pos, sin(pos/100), cos(pos/100)]
+PE3 = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
+# x_5 - x_1 = PE(5) - PE(1): the shared embedding of "the" cancels
+DIFF = [math.sin(5) - math.sin(1), math.cos(5) - math.cos(1),
+        math.sin(0.05) - math.sin(0.01), math.cos(0.05) - math.cos(0.01)]
+
+
+def verdict(capsys, check, *args):
+    """Run a checker; return (result, printed text)."""
+    ok = check(*args)
+    return ok, capsys.readouterr().out
+
+
+def never_reveals(text, values, decimals=(2, 3, 4)):
+    for v in values:
+        for d in decimals:
+            assert f"{v:.{d}f}" not in text, f"hint reveals {v:.{d}f}: {text!r}"
+
+
+# --- check_cat_vocab_sizes ----------------------------------------------------
+# "The dog saw the cat and the cat saw the dog." has 11 tokens. Distinct with
+# case kept: The, dog, saw, the, cat, and -> 6. Lower-cased: the, dog, saw,
+# cat, and -> 5.
+
+
+@pytest.mark.parametrize("answer", [(6, 5), (6.0, 5.0), (np.int64(6), np.int32(5))])
+def test_vocab_sizes_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_vocab_sizes, *answer)
+    assert ok is True and out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        ((11, 11), "distinct"),        # counted every token
+        ((7, 6), "punctuation"),       # counted the full stop
+        ((6, 6), "merges"),            # forgot that lower-casing merges The/the
+        ((5, 6), "never split"),       # swapped
+        ((4, 3), "cross out"),         # miscounted
+        (("six", 5), "whole numbers"),
+        ((6.5, 5), "whole numbers"),
+        ((True, 5), "whole numbers"),
+    ],
+)
+def test_vocab_sizes_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_vocab_sizes, *answer)
+    assert ok is False and out.startswith("Not yet.") and hint in out
+    assert "6" not in out and "5" not in out
+
+
+# --- check_cat_pe3 ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        PE3,
+        np.array(PE3),
+        tuple(PE3),
+        [round(v, 3) for v in PE3],          # three decimals are enough
+        [0.1411, -0.99, 0.03, 0.99955],       # pencil, with sin x ~ x, cos x ~ 1 - x^2/2
+        np.array(PE3, dtype=np.float32),
+    ],
+)
+def test_pe3_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_pe3, answer)
+    assert ok is True and out.startswith("Correct!")
+
+
+DEG = [math.sin(math.radians(3)), math.cos(math.radians(3)),
+       math.sin(math.radians(0.03)), math.cos(math.radians(0.03))]
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (DEG, "degrees"),
+        ([PE3[1], PE3[0], PE3[3], PE3[2]], "swapped"),
+        # divisor 10 instead of 100 for the second pair (exponent i/d instead of 2i/d)
+        ([PE3[0], PE3[1], math.sin(0.3), math.cos(0.3)], "second pair"),
+        # PE(2) and PE(4): off by one position
+        ([math.sin(2), math.cos(2), math.sin(0.02), math.cos(0.02)], "neighbouring"),
+        ([math.sin(4), math.cos(4), math.sin(0.04), math.cos(0.04)], "neighbouring"),
+        ([0.0, 0.0, 0.0, 0.0], "For pair i"),
+        ([round(v, 1) for v in PE3], "For pair i"),  # one decimal is too coarse
+        (PE3[:3], "4 numbers"),
+        ([PE3], "4 numbers"),
+        ("0.14, -0.99, 0.03, 1.0", "4 numbers"),
+        (None, "4 numbers"),
+    ],
+)
+def test_pe3_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_pe3, answer)
+    assert ok is False and out.startswith("Not yet.") and hint in out
+    never_reveals(out, PE3)
+
+
+# --- check_cat_most_changed ---------------------------------------------------
+# 1 -> 2: |sin 2 - sin 1| = 0.068, |cos 2 - cos 1| = 0.956, slow pair <= 0.01: dim 1.
+# 3 -> 4: |sin 4 - sin 3| = 0.898, |cos 4 - cos 3| = 0.336: dim 0.
+
+
+def test_most_changed_by_hand_derivation():
+    assert abs(math.cos(2) - math.cos(1)) > abs(math.sin(2) - math.sin(1)) > 0.01
+    assert abs(math.sin(4) - math.sin(3)) > abs(math.cos(4) - math.cos(3)) > 0.01
+
+
+@pytest.mark.parametrize("answer", [(1, 0), (1.0, 0.0), (np.int64(1), np.int64(0))])
+def test_most_changed_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
+    assert ok is True and out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        ((0, 0), "sine changes fastest"),
+        ((0, 1), "sine changes fastest"),
+        ((1, 1), "sine changes fastest"),
+        ((2, 0), "slow pair"),
+        ((1, 3), "slow pair"),
+        ((4, 0), "0 to 3"),
+        ((-1, 0), "0 to 3"),
+        (("dim 1", 0), "0 to 3"),
+        ((1.5, 0), "0 to 3"),
+    ],
+)
+def test_most_changed_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
+    assert ok is False and out.startswith("Not yet.") and hint in out
+    assert "dim 1" not in out and "dim 0" not in out and "dimension 1" not in out
+
+
+# --- check_cat_the_difference -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [DIFF, np.array(DIFF), tuple(DIFF), [round(v, 3) for v in DIFF], [-1.8004, -0.2566, 0.04, -0.0012]],
+)
+def test_the_difference_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_the_difference, answer)
+    assert ok is True and out.startswith("Correct!")
+
+
+def test_the_difference_is_independent_of_the_embedding(capsys):
+    # any embedding e cancels: (e + PE(5)) - (e + PE(1))
+    e = np.array([0.3, -1.2, 2.0, 0.7])
+    pe1 = np.array([math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)])
+    pe5 = np.array([math.sin(5), math.cos(5), math.sin(0.05), math.cos(0.05)])
+    ok, _ = verdict(capsys, exercises.check_cat_the_difference, (e + pe5) - (e + pe1))
+    assert ok is True
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        ([-v for v in DIFF], "sign is reversed"),
+        # positions counted from 0: PE(4) - PE(0)
+        ([math.sin(4), math.cos(4) - 1, math.sin(0.04), math.cos(0.04) - 1], "counted from 0"),
+        ([0.0, 0.0, 0.0, 0.0], "E cancels"),
+        (DIFF[:2], "4 numbers"),
+        ("x5 - x1", "4 numbers"),
+    ],
+)
+def test_the_difference_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_the_difference, answer)
+    assert ok is False and out.startswith("Not yet.") and hint in out
+    never_reveals(out, DIFF)
