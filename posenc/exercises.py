@@ -127,7 +127,8 @@ def check_why_bag_of_words(counts):
 def check_why_permutation(perm):
     """Check a permutation that turns "the dog chased the cat" into "the cat chased the dog".
 
-    Any ``perm`` with ``[tokens_a[i] for i in perm] == tokens_b`` is right
+    Any ``perm`` with ``[words_a[i] for i in perm] == words_b`` is right,
+    where ``words_a`` and ``words_b`` are the tokens of the two sentences
     (exercise ex-why-permutation); there is more than one.
 
     Parameters
@@ -161,7 +162,7 @@ def check_why_permutation(perm):
         ok,
         "Row t of the new sentence is row perm[t] of the old one. There are two such "
         "permutations, because the two 'the's are interchangeable.",
-        f"with your perm, the words of tokens_a read {' '.join(got)!r}. Remember that "
+        f"reordered by your perm, the first sentence reads {' '.join(got)!r}. Remember that "
         "position t of the new sentence takes the word at position perm[t] of the old one.",
     )
 
