@@ -190,6 +190,8 @@ def attention(q, k, v, *, mask=None, bias=None):
         if not mask.any(axis=-1).all():
             raise ValueError("mask forbids every key for at least one query")
         scores = np.where(mask, scores, -np.inf)
+    if np.isneginf(scores).all(axis=-1).any():
+        raise ValueError("bias (with the mask) gives every key -inf for at least one query")
     weights = softmax(scores, axis=-1)
     return weights @ v, weights
 
@@ -203,7 +205,7 @@ def _matrices(name, x):
 
 
 def _logits(name, x):
-    """``x`` as a float array; NaN is rejected, infinities are left to the caller."""
+    """``x`` as a float array; NaN and +inf are rejected, -inf is kept."""
     try:
         x = np.asarray(x, dtype=float)
     except (TypeError, ValueError):

@@ -329,6 +329,9 @@ def test_bias_with_a_heads_axis_broadcasts_over_2d_inputs():
         ({"bias": np.full((2, 4), np.inf)}, ValueError, r"\+inf"),
         ({"bias": np.ones((3, 2, 1))}, None, None),
         ({"bias": np.ones((2, 3, 4))}, ValueError, "bias has shape"),
+        ({"bias": [[0.0] * 4, [-np.inf] * 4]}, ValueError, "every key -inf"),
+        ({"bias": [[0.0] * 4, [-np.inf, 0, 0, 0]], "mask": np.array([[True] * 4, [True, False, False, False]])},
+         ValueError, "every key -inf"),
     ],
 )
 def test_more_attention_bad_input(kwargs, error, words):
