@@ -19,30 +19,47 @@ __all__ = ["softmax", "attention", "causal_mask"]
 
 
 def softmax(x, axis=-1):
-    r"""Softmax along ``axis``: :math:`e^{x_j} / \sum_l e^{x_l}`.
+    r"""Softmax along ``axis``: :math:`\mathrm{softmax}(x)_j = e^{x_j} / \sum_l e^{x_l}`.
 
     The maximum is subtracted first, so large logits do not overflow.
-    Entries equal to ``-inf`` get weight 0; every slice must have at least
-    one finite entry.
+    Entries equal to ``-inf`` get weight 0 (this is how a mask works); every
+    slice must have at least one finite entry.
 
     Parameters
     ----------
-    x : array_like
+    x : array_like of numbers
+        The logits; at least one entry. ``-inf`` is allowed, NaN and ``+inf``
+        are not.
     axis : int, default -1
+        The axis along which the result sums to 1.
 
     Returns
     -------
     numpy.ndarray
         Same shape as ``x``; non-negative, summing to 1 along ``axis``.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not numeric or ``axis`` is not an integer.
+    ValueError
+        If ``x`` is empty, contains NaN or ``+inf``, has a slice that is all
+        ``-inf``, or ``axis`` is out of range.
+
     Examples
     --------
     >>> softmax([0.0, np.log(3.0)])
     array([0.25, 0.75])
+    >>> softmax([[1.0, 1.0], [0.0, -np.inf]])
+    array([[0.5, 0.5],
+           [1. , 0. ]])
     """
-    x = np.asarray(x, dtype=float)
-    if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("x must not contain NaN or +inf")
+    x = _logits("x", x)
+    if x.ndim == 0 or x.size == 0:
+        raise ValueError(f"x must have at least one axis and one entry, got shape {x.shape}")
+    axis = _checks.integer("axis", axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis must be in [{-x.ndim}, {x.ndim - 1}] for x of shape {x.shape}, got {axis}")
     m = np.max(x, axis=axis, keepdims=True)
     if np.isneginf(m).any():
         raise ValueError("every slice of x along axis needs at least one finite entry")
@@ -53,7 +70,26 @@ def softmax(x, axis=-1):
 def causal_mask(n):
     """Boolean ``(n, n)`` mask: query ``i`` may attend to key ``j`` iff ``j <= i``.
 
-    ``True`` means "may attend", as in PyTorch's boolean ``attn_mask``.
+    ``True`` means "may attend", as in PyTorch's boolean ``attn_mask``. With
+    this mask, position ``i`` sees itself and the ``i`` positions before it,
+    never the future: the rule of a decoder that writes left to right.
+
+    Parameters
+    ----------
+    n : int
+        Sequence length, at least 1.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape ``(n, n)``
+        Lower-triangular, diagonal included.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer.
+    ValueError
+        If ``n < 1``.
 
     Examples
     --------
@@ -75,6 +111,9 @@ def attention(q, k, v, *, mask=None, bias=None):
         W = \mathrm{softmax}(S \text{ with masked entries } = -\infty), \qquad
         \mathrm{output} = W v
 
+    The softmax runs over the keys (the last axis of ``S``), so row ``i`` of
+    ``W`` says how query ``i`` shares its attention among the keys.
+
     Parameters
     ----------
     q : array_like of shape (..., n_q, d_k)
@@ -83,12 +122,18 @@ def attention(q, k, v, *, mask=None, bias=None):
         Keys.
     v : array_like of shape (..., n_k, d_v)
         Values.
-    mask : array_like of bool, broadcastable to (..., n_q, n_k), optional
-        ``True`` where query ``i`` may attend to key ``j``. Every query needs
-        at least one allowed key.
-    bias : array_like, broadcastable to (..., n_q, n_k), optional
-        Added to the scaled scores before the softmax. ``-inf`` entries act
-        like a mask.
+    mask : array_like of bool, optional
+        ``True`` where query ``i`` may attend to key ``j``; its last two axes
+        must broadcast to ``(n_q, n_k)``. Every query needs at least one
+        allowed key.
+    bias : array_like, optional
+        Added to the scaled scores before the softmax (ALiBi, T5); its last
+        two axes must broadcast to ``(n_q, n_k)``. ``-inf`` entries act like
+        a mask.
+
+    Leading (batch) axes of ``q``, ``k``, ``v``, ``mask`` and ``bias``
+    broadcast as in numpy: a bias of shape ``(n_heads, n_q, n_k)`` with 2-D
+    ``q``, ``k``, ``v`` gives one output per head.
 
     Returns
     -------
@@ -98,9 +143,12 @@ def attention(q, k, v, *, mask=None, bias=None):
 
     Raises
     ------
+    TypeError
+        If an input is not numeric, or ``mask`` is not boolean.
     ValueError
-        If the shapes do not fit together, the mask is not boolean or
-        forbids every key for some query.
+        If an input has fewer than 2 axes or an empty axis, contains NaN or
+        inf (``bias`` may hold ``-inf``), the shapes do not fit together, or
+        the mask forbids every key for some query.
 
     Examples
     --------
@@ -109,10 +157,12 @@ def attention(q, k, v, *, mask=None, bias=None):
     >>> w.round(3)
     array([[0.67, 0.33],
            [0.33, 0.67]])
+    >>> out, w = attention(q, k, v, mask=causal_mask(2))
+    >>> w.round(3)
+    array([[1.  , 0.  ],
+           [0.33, 0.67]])
     """
-    q = _checks.array("q", q, min_ndim=2)
-    k = _checks.array("k", k, min_ndim=2)
-    v = _checks.array("v", v, min_ndim=2)
+    q, k, v = (_matrices(name, x) for name, x in (("q", q), ("k", k), ("v", v)))
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(
             f"q and k must have the same last dimension d_k, got q {q.shape} and k {k.shape}"
@@ -121,29 +171,59 @@ def attention(q, k, v, *, mask=None, bias=None):
         raise ValueError(
             f"k and v must have the same number of rows (keys), got k {k.shape} and v {v.shape}"
         )
+    try:
+        np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            "the leading (batch) axes of q, k and v must broadcast together, "
+            f"got q {q.shape}, k {k.shape} and v {v.shape}"
+        ) from None
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if bias is not None:
-        bias = np.asarray(bias, dtype=float)
-        if np.isnan(bias).any() or np.isposinf(bias).any():
-            raise ValueError("bias must not contain NaN or +inf (-inf is allowed: it masks)")
-        scores = scores + _broadcast("bias", bias, scores.shape)
+        bias = _logits("bias", bias)
+        scores = scores + _fit("bias", bias, scores.shape)
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:
             raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
-        mask = _broadcast("mask", mask, scores.shape)
+        mask = _fit("mask", mask, scores.shape)
         if not mask.any(axis=-1).all():
             raise ValueError("mask forbids every key for at least one query")
         scores = np.where(mask, scores, -np.inf)
+    if np.isneginf(scores).all(axis=-1).any():
+        raise ValueError("bias (with the mask) gives every key -inf for at least one query")
     weights = softmax(scores, axis=-1)
     return weights @ v, weights
 
 
-def _broadcast(name, x, shape):
+def _matrices(name, x):
+    """``x`` as a float array with at least 2 axes, none of them empty."""
+    x = _checks.array(name, x, min_ndim=2)
+    if x.size == 0:
+        raise ValueError(f"{name} must not have an empty axis, got shape {x.shape}")
+    return x
+
+
+def _logits(name, x):
+    """``x`` as a float array; NaN and +inf are rejected, -inf is kept."""
     try:
-        return np.broadcast_to(x, shape)
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be array-like of numbers, got {type(x).__name__}") from None
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError(f"{name} must not contain NaN or +inf (-inf is allowed: it gives weight 0)")
+    return x
+
+
+def _fit(name, x, shape):
+    """Broadcast ``x`` against scores of ``shape``; the last two axes must fit (n_q, n_k)."""
+    try:
+        full = np.broadcast_shapes(x.shape, shape)
     except ValueError:
+        full = None
+    if full is None or full[-2:] != shape[-2:]:
         raise ValueError(
             f"{name} has shape {x.shape}, which does not fit the scores of shape {shape} "
-            "(n_q, n_k last)"
-        ) from None
+            "(its last two axes must broadcast to (n_q, n_k))"
+        )
+    return np.broadcast_to(x, full)

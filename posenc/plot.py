@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["heatmap", "curves", "similarity"]
+__all__ = ["heatmap", "curves", "similarity", "attention_weights"]
 
 
 def _axes(ax, figsize):
@@ -296,4 +296,74 @@ def pair_circle(
         title = f"Pair {pair} (dims {2 * pair}, {2 * pair + 1})"
     ax.set(title=title, xlabel=f"cos column (dim {2 * pair + 1})",
            ylabel=f"sin column (dim {2 * pair})")
+    return ax
+
+
+def attention_weights(
+    weights,
+    queries,
+    keys=None,
+    *,
+    ax=None,
+    title="Attention weights",
+    annotate=True,
+    cmap="viridis",
+    colorbar=True,
+    figsize=(4.2, 3.6),
+):
+    """Draw an attention-weight matrix with the tokens on its axes.
+
+    Row ``i`` is query ``i`` (labelled on the left), column ``j`` is key
+    ``j`` (labelled at the bottom). The colour scale is fixed to [0, 1], so
+    two pictures drawn with this function can be compared cell by cell.
+
+    Parameters
+    ----------
+    weights : array_like of shape (n_q, n_k)
+        For example the second result of :func:`posenc.attention`.
+    queries : sequence of str
+        One label per row (the query tokens).
+    keys : sequence of str, optional
+        One label per column; defaults to ``queries`` (self-attention).
+    ax, title, figsize
+        As in :func:`heatmap`.
+    annotate : bool, default True
+        Write each weight, to two decimals, in its cell.
+    cmap : str, default "viridis"
+    colorbar : bool, default True
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.images[0].get_array()`` is the matrix; the tick labels are the
+        tokens; with ``annotate`` the cell texts are in ``ax.texts``, row by row.
+
+    Raises
+    ------
+    ValueError
+        If ``weights`` is not 2-D, or the labels do not match its shape.
+    """
+    weights = _checks.array("weights", weights, ndim=2)
+    annotate = _checks.boolean("annotate", annotate)
+    queries = [str(t) for t in queries]
+    keys = queries if keys is None else [str(t) for t in keys]
+    if len(queries) != weights.shape[0]:
+        raise ValueError(
+            f"queries has {len(queries)} labels but weights has {weights.shape[0]} rows"
+        )
+    if len(keys) != weights.shape[1]:
+        raise ValueError(f"keys has {len(keys)} labels but weights has {weights.shape[1]} columns")
+    ax = _axes(ax, figsize)
+    image = ax.imshow(weights, cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
+    ax.set_xticks(range(len(keys)), keys)
+    ax.set_yticks(range(len(queries)), queries)
+    ax.set(title=title, xlabel="key", ylabel="query")
+    if annotate:
+        for i, row in enumerate(weights):
+            for j, w in enumerate(row):
+                # dark text on the bright end of the colormap, light text elsewhere
+                colour = "black" if w > 0.6 else "white"
+                ax.text(j, i, f"{w:.2f}", ha="center", va="center", color=colour, fontsize="small")
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="weight")
     return ax

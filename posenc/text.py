@@ -79,10 +79,12 @@ def build_vocab(tokens):
     Parameters
     ----------
     tokens : sequence of str
+        At least one token, for example from :func:`tokenize`.
 
     Returns
     -------
     dict of str to int
+        Token to number; insertion order is the order of first appearance.
 
     Raises
     ------
@@ -108,8 +110,10 @@ def encode(tokens, vocab):
     Parameters
     ----------
     tokens : sequence of str
+        At least one token.
     vocab : dict of str to int
-        For example from :func:`build_vocab`.
+        For example from :func:`build_vocab`; the numbers must be integers
+        >= 0 (they index the rows of an embedding table).
 
     Returns
     -------
@@ -117,8 +121,12 @@ def encode(tokens, vocab):
 
     Raises
     ------
+    TypeError
+        If ``tokens`` is a single string or holds a non-string, if ``vocab``
+        is not a dict, or if a number in ``vocab`` is not an integer.
     ValueError
-        If a token is not in ``vocab`` (the message names it).
+        If ``tokens`` is empty, a token is not in ``vocab`` (the message
+        names it), or a number in ``vocab`` is negative.
 
     Examples
     --------
@@ -135,7 +143,8 @@ def encode(tokens, vocab):
             f"token {unknown[0]!r} is not in the vocabulary (it has {len(vocab)} tokens: "
             f"{', '.join(map(repr, list(vocab)[:8]))}{', ...' if len(vocab) > 8 else ''})"
         )
-    return np.array([vocab[t] for t in tokens], dtype=np.int64)
+    ids = [_checks.integer(f"vocab[{t!r}]", vocab[t], minimum=0) for t in tokens]
+    return np.array(ids, dtype=np.int64)
 
 
 def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
@@ -158,6 +167,16 @@ def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
     Returns
     -------
     numpy.ndarray of shape ``(vocab_size, d_model)``
+        Row ``i`` is the vector of the token numbered ``i``.
+
+    Raises
+    ------
+    TypeError
+        If ``vocab_size``, ``d_model`` or ``seed`` is not an integer, or
+        ``scale`` is not a real number.
+    ValueError
+        If ``vocab_size`` or ``d_model`` is below 1, ``seed`` is negative, or
+        ``scale`` is not positive and finite.
 
     Examples
     --------

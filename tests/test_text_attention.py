@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posenc import attention, build_vocab, causal_mask, encode, random_embeddings, softmax, tokenize
 
@@ -134,3 +136,233 @@ def test_attention_bad_input(kwargs, error, words):
 def test_causal_mask_bad_input():
     with pytest.raises(ValueError, match="n must be an integer >= 1"):
         causal_mask(0)
+
+
+# --- more text: properties and bad input ------------------------------------
+
+WORDS = st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "dog", "bites", "man"]),
+                 min_size=1, max_size=12)
+
+
+@given(WORDS)
+def test_tokenize_inverts_joining_with_spaces_and_punctuation(words):
+    text = " ".join(words) + "."
+    assert tokenize(text) == words
+    assert tokenize(text.upper(), lower=True) == words
+
+
+@given(WORDS)
+def test_vocab_and_encode_properties(words):
+    vocab = build_vocab(words)
+    # numbers 0..V-1 with no gaps, V = number of distinct tokens
+    assert sorted(vocab.values()) == list(range(len(set(words))))
+    # first appearances get increasing numbers
+    firsts = [w for i, w in enumerate(words) if w not in words[:i]]
+    assert [vocab[w] for w in firsts] == list(range(len(firsts)))
+    ids = encode(words, vocab)
+    assert ids.dtype == np.int64 and ids.shape == (len(words),)
+    # equal tokens get equal numbers, different tokens different numbers
+    for a, ia in zip(words, ids):
+        for b, ib in zip(words, ids):
+            assert (a == b) == (ia == ib)
+
+
+def test_repeated_words_share_one_embedding_row():
+    tokens = tokenize("The cat sat on the mat.", lower=True)
+    ids = encode(tokens, build_vocab(tokens))
+    X = random_embeddings(5, 3, seed=0)[ids]
+    assert ids.tolist() == [0, 1, 2, 3, 0, 4]
+    np.testing.assert_array_equal(X[0], X[4])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: tokenize("   "), ValueError, "at least one word"),
+        (lambda: tokenize(None), TypeError, "text must be a str, got NoneType"),
+        (lambda: encode([], {"a": 0}), ValueError, "tokens must not be empty"),
+        (lambda: encode("dog", {"dog": 0}), TypeError, "single str"),
+        (lambda: encode(["Dog"], {"dog": 0}), ValueError, "'Dog' is not in the vocabulary"),
+        (lambda: encode(["dog"], {"dog": "0"}), TypeError, r"vocab\['dog'\] must be an integer"),
+        (lambda: encode(["dog"], {"dog": -1}), ValueError, r"vocab\['dog'\] must be an integer >= 0"),
+        (lambda: random_embeddings(3, 0), ValueError, "d_model must be an integer >= 1, got 0"),
+        (lambda: random_embeddings(True, 4), TypeError, "vocab_size"),
+        (lambda: random_embeddings(3, 4, scale=float("inf")), ValueError, "scale must be finite"),
+    ],
+)
+def test_more_text_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_unknown_token_message_lists_the_vocabulary():
+    vocab = build_vocab(tokenize("a b c d e f g h i j"))
+    with pytest.raises(ValueError, match=r"it has 10 tokens: 'a', 'b'.*'h', \.\.\.\)"):
+        encode(["zebra"], vocab)
+
+
+# --- more attention: properties ---------------------------------------------
+
+
+@st.composite
+def attention_case(draw, *, min_n=1):
+    """Random shapes and a random permutation; Gaussian data from a drawn seed."""
+    n = draw(st.integers(min_n, 7))
+    d_k = draw(st.integers(1, 5))
+    d_v = draw(st.integers(1, 5))
+    batch = draw(st.sampled_from([(), (2,), (2, 3)]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    perm = np.array(draw(st.permutations(range(n))))
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(*batch, n, d_k))
+    k = rng.normal(size=(*batch, n, d_k))
+    v = rng.normal(size=(*batch, n, d_v))
+    return q, k, v, perm
+
+
+@settings(max_examples=60, deadline=None)
+@given(attention_case())
+def test_permuting_all_rows_permutes_output_and_weights(case):
+    # Attn(Pq, Pk, Pv) = P Attn(q, k, v) and W' = P W P^T, for any shapes.
+    q, k, v, perm = case
+    out, w = attention(q, k, v)
+    out_p, w_p = attention(q[..., perm, :], k[..., perm, :], v[..., perm, :])
+    np.testing.assert_allclose(out_p, out[..., perm, :], atol=1e-12)
+    np.testing.assert_allclose(w_p, w[..., perm, :][..., :, perm], atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(attention_case())
+def test_permuting_keys_and_values_together_changes_nothing(case):
+    # Each query sees the keys as a set: shuffling key/value pairs is invisible.
+    q, k, v, perm = case
+    out, w = attention(q, k, v)
+    out_p, w_p = attention(q, k[..., perm, :], v[..., perm, :])
+    np.testing.assert_allclose(out_p, out, atol=1e-12)
+    np.testing.assert_allclose(w_p, w[..., perm], atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(attention_case(min_n=2))
+def test_causal_mask_breaks_permutation_equivariance(case):
+    # For a permutation that moves something, the first moved position t gets
+    # the token from a later position perm[t] > t, which under the mask sees a
+    # different set of keys: its output differs (for data in general position).
+    q, k, v, perm = case
+    if np.array_equal(perm, np.arange(len(perm))):
+        perm = np.roll(perm, 1)
+    mask = causal_mask(len(perm))
+    out, _ = attention(q, k, v, mask=mask)
+    out_p, _ = attention(q[..., perm, :], k[..., perm, :], v[..., perm, :], mask=mask)
+    t = np.flatnonzero(perm != np.arange(len(perm)))[0]
+    assert perm[t] > t
+    gap = np.abs(out_p[..., t, :] - out[..., perm[t], :]).max()
+    assert gap > 1e-8
+
+
+@settings(max_examples=60, deadline=None)
+@given(attention_case(min_n=2), st.data())
+def test_causal_output_ignores_the_future(case, data):
+    # Changing the tokens after position t leaves outputs 0..t unchanged.
+    q, k, v, _ = case
+    n = q.shape[-2]
+    t = data.draw(st.integers(0, n - 2))
+    q2, k2, v2 = q.copy(), k.copy(), v.copy()
+    for x in (q2, k2, v2):
+        x[..., t + 1:, :] += 1.0
+    out, w = attention(q, k, v, mask=causal_mask(n))
+    out2, _ = attention(q2, k2, v2, mask=causal_mask(n))
+    np.testing.assert_allclose(out2[..., : t + 1, :], out[..., : t + 1, :], atol=1e-12)
+    assert np.abs(out2[..., t + 1:, :] - out[..., t + 1:, :]).max() > 1e-8
+    # the first position can only see itself: its output is its own value
+    np.testing.assert_allclose(out[..., 0, :], v[..., 0, :], atol=1e-12)
+    np.testing.assert_allclose(np.triu(w, 1), 0.0)
+
+
+def test_equal_scores_give_uniform_causal_weights():
+    # q = 0 makes every score 0: query t shares its attention equally among
+    # the t + 1 keys it may see, weight 1 / (t + 1) each.
+    n = 5
+    _, w = attention(np.zeros((n, 2)), np.ones((n, 2)), np.ones((n, 1)), mask=causal_mask(n))
+    expected = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    np.testing.assert_allclose(w, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.floats(-50, 50))
+def test_softmax_properties(seed, n, shift):
+    x = np.random.default_rng(seed).normal(scale=3, size=(3, n))
+    s = softmax(x)
+    assert np.all(s >= 0)
+    np.testing.assert_allclose(s.sum(axis=-1), 1.0)
+    np.testing.assert_allclose(softmax(x + shift), s, atol=1e-12)  # shift invariance
+    # larger logit, larger weight
+    order = np.argsort(x, axis=-1)
+    assert np.all(np.diff(np.take_along_axis(s, order, axis=-1), axis=-1) >= -1e-15)
+
+
+def test_bias_with_a_heads_axis_broadcasts_over_2d_inputs():
+    rng = np.random.default_rng(5)
+    q, k, v = rng.normal(size=(3, 4, 2))
+    bias = np.stack([np.zeros((4, 4)), np.where(causal_mask(4), 0.0, -np.inf)])
+    out, w = attention(q, k, v, bias=bias)
+    assert out.shape == (2, 4, 2) and w.shape == (2, 4, 4)
+    np.testing.assert_allclose(out[0], attention(q, k, v)[0])
+    np.testing.assert_allclose(out[1], attention(q, k, v, mask=causal_mask(4))[0])
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"q": np.ones((2, 0)), "k": np.ones((4, 0))}, ValueError, "q must not have an empty axis"),
+        ({"k": np.ones((0, 4)), "v": np.ones((0, 4))}, ValueError, "k must not have an empty axis"),
+        ({"v": np.ones((4, 0))}, ValueError, "v must not have an empty axis"),
+        ({"q": np.ones((2, 2, 4)), "k": np.ones((3, 4, 4))}, ValueError, "leading"),
+        ({"q": [[np.nan] * 4] * 2}, ValueError, "q must contain only finite"),
+        ({"v": np.full((4, 4), np.inf)}, ValueError, "v must contain only finite"),
+        ({"mask": causal_mask(4)}, ValueError, r"mask has shape \(4, 4\)"),
+        ({"mask": np.ones(3, dtype=bool)}, ValueError, "mask has shape"),
+        ({"mask": np.ones((2, 1, 4), dtype=bool)}, None, None),
+        ({"mask": [[True, False, False, False], [False] * 4]}, ValueError, "forbids every key"),
+        ({"mask": np.array([[1, 0, 0, 0]] * 2)}, TypeError, "boolean"),
+        ({"bias": "ALiBi"}, TypeError, "bias must be array-like"),
+        ({"bias": np.full((2, 4), np.inf)}, ValueError, r"\+inf"),
+        ({"bias": np.ones((3, 2, 1))}, None, None),
+        ({"bias": np.ones((2, 3, 4))}, ValueError, "bias has shape"),
+        ({"bias": [[0.0] * 4, [-np.inf] * 4]}, ValueError, "every key -inf"),
+        ({"bias": [[0.0] * 4, [-np.inf, 0, 0, 0]], "mask": np.array([[True] * 4, [True, False, False, False]])},
+         ValueError, "every key -inf"),
+    ],
+)
+def test_more_attention_bad_input(kwargs, error, words):
+    args = {"q": np.ones((2, 4)), "k": np.ones((4, 4)), "v": np.ones((4, 4)), **kwargs}
+    call = lambda: attention(args.pop("q"), args.pop("k"), args.pop("v"), **args)  # noqa: E731
+    if error is None:  # allowed broadcasts, for contrast with their neighbours
+        call()
+    else:
+        with pytest.raises(error, match=words):
+            call()
+
+
+@pytest.mark.parametrize(
+    "x, axis, error, words",
+    [
+        ([], -1, ValueError, "at least one axis and one entry"),
+        (3.0, -1, ValueError, "at least one axis"),
+        (["a", "b"], -1, TypeError, "x must be array-like of numbers"),
+        ([1.0, np.nan], -1, ValueError, "NaN"),
+        ([1.0, np.inf], -1, ValueError, r"\+inf"),
+        ([-np.inf, -np.inf], -1, ValueError, "at least one finite entry"),
+        ([1.0, 2.0], 1, ValueError, r"axis must be in \[-1, 0\]"),
+        ([1.0, 2.0], 0.5, TypeError, "axis must be an integer"),
+    ],
+)
+def test_softmax_bad_input(x, axis, error, words):
+    with pytest.raises(error, match=words):
+        softmax(x, axis=axis)
+
+
+@pytest.mark.parametrize("n, error", [(2.0, TypeError), (-1, ValueError), (True, TypeError)])
+def test_causal_mask_more_bad_input(n, error):
+    with pytest.raises(error, match="n must be"):
+        causal_mask(n)
