@@ -115,12 +115,14 @@ def check_sin_longest_wavelength(answer):
 
 
 def check_sin_spot_the_bug(fixed_sinusoidal):
-    r"""Check a corrected version of the "i instead of 2i" encoding function.
+    r"""Check a corrected version of the buggy encoding function of the chapter.
 
     ``fixed_sinusoidal(length, d_model)`` must return the paper's table
     (interleaved sines and cosines, :math:`\omega_i = 10000^{-2i/d_{model}}`,
     positions from 0) for even ``d_model``. It is called on a few sizes and
-    compared with the formula.
+    compared with the formula. The bug of the exercise feeds the column
+    numbers ``0, 2, 4, ...`` (which are already ``2i``) into ``2 * i``, so
+    its exponent is ``4i / d_model``.
 
     Parameters
     ----------
@@ -155,13 +157,23 @@ def check_sin_spot_the_bug(fixed_sinusoidal):
         if np.allclose(arr, expected, atol=1e-6, rtol=0):
             continue
         pos = np.arange(length, dtype=float)[:, None]
-        slow = 10000.0 ** (-np.arange(d_model // 2) / d_model)
-        still_buggy = np.empty((length, d_model))
-        still_buggy[:, 0::2], still_buggy[:, 1::2] = np.sin(pos * slow), np.cos(pos * slow)
+
+        def interleave(omega):
+            table = np.empty((length, d_model))
+            table[:, 0::2], table[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
+            return table
+
+        pairs = np.arange(d_model // 2)
+        still_buggy = interleave(10000.0 ** (-4.0 * pairs / d_model))  # the exercise's bug
+        other_slip = interleave(10000.0 ** (-1.0 * pairs / d_model))  # i instead of 2i
         halves = np.hstack([expected[:, 0::2], expected[:, 1::2]])
         if np.allclose(arr, still_buggy, atol=1e-6):
             hint = ("These are still the buggy numbers: only the first pair of columns is right. "
-                    "Compare the exponent in the code with the formula, symbol by symbol.")
+                    "What values does the variable i take, and what does the formula need there?")
+        elif np.allclose(arr, other_slip, atol=1e-6):
+            hint = ("Now the exponent is off the other way (the slip discussed with the tutorial's "
+                    "table): the later pairs turn too fast. Compare the exponent with the formula "
+                    "once more.")
         elif np.allclose(arr, halves, atol=1e-6):
             hint = ("The numbers are right but in the wrong columns: the paper interleaves, "
                     "sine in column 2i and cosine in column 2i + 1.")
@@ -269,10 +281,10 @@ def check_sin_rotation(M):
 
 
 def check_sin_layout_permutation(perm):
-    """Check the column order that turns the interleaved table into "halves".
+    """Check the column order that turns the "halves" table back into the interleaved one.
 
-    For ``d_model = 10``, ``sinusoidal(L, 10)[:, perm]`` must equal
-    ``sinusoidal(L, 10, layout="halves")``.
+    For ``d_model = 10``, ``sinusoidal(L, 10, layout="halves")[:, perm]`` must
+    equal ``sinusoidal(L, 10)`` (the paper's interleaved layout).
 
     Parameters
     ----------
@@ -286,7 +298,7 @@ def check_sin_layout_permutation(perm):
     Examples
     --------
     >>> check_sin_layout_permutation(list(range(10)))
-    Not yet. That keeps the interleaved order. In "halves", which columns of the interleaved table come first?
+    Not yet. That keeps the columns where they are. In the interleaved table, which column of the halves table comes second?
     False
     """
     arr = _as_array(perm)
@@ -296,23 +308,17 @@ def check_sin_layout_permutation(perm):
     perm = arr.astype(int)
     inter = _paper_table(12, 10)
     halves = np.hstack([inter[:, 0::2], inter[:, 1::2]])
-    if np.array_equal(inter[:, perm], halves):
-        return _report(True, "All the sine columns first (0, 2, 4, ...), then all the cosines.", "")
     if np.array_equal(halves[:, perm], inter):
-        hint = ("This is the reverse direction: it turns the halves table into the interleaved "
-                "one. Which interleaved column must land in each position of the halves table?")
+        return _report(True, "Sine of pair i from column i, its cosine from column 5 + i, "
+                             "in turn. It is the inverse of the permutation in the chapter.", "")
+    if np.array_equal(inter[:, perm], halves):
+        hint = ("This turns the interleaved table into the halves one, the direction shown in "
+                "the chapter. You need the way back: where does each interleaved column sit "
+                "in the halves table?")
     elif np.array_equal(perm, np.arange(10)):
-        hint = 'That keeps the interleaved order. In "halves", which columns of the interleaved table come first?'
+        hint = ("That keeps the columns where they are. In the interleaved table, which column "
+                "of the halves table comes second?")
     else:
-        hint = ('In "halves", the first five columns are the sines of pairs 0..4 and the '
-                "last five their cosines. Where are those columns in the interleaved table?")
+        hint = ("Column 2i of the interleaved table is the sine of pair i and column 2i + 1 its "
+                "cosine. Where are those two columns in the halves table?")
     return _report(False, "", hint)
-
-
-# --- Chapter: the worked example ------------------------------------------
-
-
-# --- Chapter: learned alternatives ----------------------------------------
-
-
-# --- Chapter: relative and rotary positions --------------------------------

@@ -77,6 +77,17 @@ def fixed_exp_log(length, d_model):
 
 
 def buggy(length, d_model):
+    """The exercise's bug: i runs over 0, 2, 4, ... and is doubled again."""
+    pos = np.arange(length)[:, None]
+    i = np.arange(0, d_model, 2)
+    pe = np.zeros((length, d_model))
+    pe[:, 0::2] = np.sin(pos / 10000 ** (2 * i / d_model))
+    pe[:, 1::2] = np.cos(pos / 10000 ** (2 * i / d_model))
+    return pe
+
+
+def i_not_2i(length, d_model):
+    """The other famous slip: exponent i / d_model."""
     pos = np.arange(length)[:, None]
     i = np.arange(d_model // 2)
     pe = np.zeros((length, d_model))
@@ -110,6 +121,7 @@ def test_spot_the_bug_right(func, capsys):
     "func, words",
     [
         (buggy, "still the buggy numbers"),
+        (i_not_2i, "off the other way"),
         (halves, "wrong columns"),
         (wrong_base, "first pair of columns is right"),
         (lambda length, d_model: np.ones((length, d_model)), "position 0 gives"),
@@ -128,7 +140,7 @@ def test_spot_the_bug_hint_never_shows_the_table(capsys):
     ex.check_sin_spot_the_bug(buggy)
     out = capsys.readouterr().out
     # sin(1 / 10000**(2/6)) and cos of it, the first entries the bug gets wrong
-    for shown in ("0.0464", "0.9989", "2 * i", "2*i", "2i / d_model"):
+    for shown in ("0.0464", "0.9989", "2 * i", "2*i", "2i / d_model", "arange"):
         assert shown not in out
 
 
@@ -227,13 +239,16 @@ def test_rotation_wrong(M, words, capsys):
 
 # --- check_sin_layout_permutation --------------------------------------------
 
-PERM = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]  # sines (even columns) first, then cosines
+# halves holds sin(pair 0..4) in columns 0..4 and cos(pair 0..4) in 5..9; the
+# interleaved table wants sin 0, cos 0, sin 1, cos 1, ...
+PERM = [0, 5, 1, 6, 2, 7, 3, 8, 4, 9]
+FORWARD = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]  # interleaved -> halves, shown in the chapter
 
 
 @pytest.mark.parametrize(
     "perm",
-    [PERM, tuple(PERM), np.array(PERM), np.r_[0:10:2, 1:10:2], np.array(PERM, dtype=float),
-     np.argsort([0, 5, 1, 6, 2, 7, 3, 8, 4, 9])],
+    [PERM, tuple(PERM), np.array(PERM), np.array(PERM, dtype=float), np.argsort(FORWARD),
+     np.stack([np.arange(5), np.arange(5) + 5], axis=1).ravel()],
 )
 def test_layout_permutation_right(perm, capsys):
     assert ex.check_sin_layout_permutation(perm)
@@ -243,20 +258,20 @@ def test_layout_permutation_right(perm, capsys):
 @pytest.mark.parametrize(
     "perm, words",
     [
-        ([0, 5, 1, 6, 2, 7, 3, 8, 4, 9], "reverse direction"),
-        (list(range(10)), "interleaved order"),
-        ([1, 3, 5, 7, 9, 0, 2, 4, 6, 8], "first five columns"),
-        ([0, 2, 4, 6, 8, 1, 3, 5, 7], "exactly once"),
-        ([0, 0, 4, 6, 8, 1, 3, 5, 7, 9], "exactly once"),
-        ([0.5, 2, 4, 6, 8, 1, 3, 5, 7, 9], "exactly once"),
-        ("0246813579", "exactly once"),
+        (FORWARD, "the way back"),
+        (list(range(10)), "keeps the columns"),
+        ([5, 0, 6, 1, 7, 2, 8, 3, 9, 4], "Where are those two columns"),
+        ([0, 5, 1, 6, 2, 7, 3, 8, 4], "exactly once"),
+        ([0, 0, 1, 6, 2, 7, 3, 8, 4, 9], "exactly once"),
+        ([0.5, 5, 1, 6, 2, 7, 3, 8, 4, 9], "exactly once"),
+        ("0516273849", "exactly once"),
     ],
 )
 def test_layout_permutation_wrong(perm, words, capsys):
     assert ex.check_sin_layout_permutation(perm) is False
     out = capsys.readouterr().out
     assert out.startswith("Not yet.") and words in out
-    assert "0, 2, 4, 6, 8, 1" not in out and "[0 2 4 6 8 1" not in out
+    assert "0, 5, 1, 6" not in out and "[0 5 1 6" not in out
 
 
 def test_checkers_return_real_bools(capsys):
