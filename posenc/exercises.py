@@ -64,9 +64,9 @@ def _paper_table(length, d_model, base=10000.0):
 def check_sin_longest_wavelength(answer):
     r"""Check the longest wavelength of the paper's encoding for ``d_model = 64``.
 
-    The last pair is :math:`i = d_{model}/2 - 1 = 31`, so the answer is
-    :math:`2\pi \cdot 10000^{62/64}` positions (not the round figure
-    :math:`2\pi \cdot 10000`).
+    The wavelength of pair :math:`i` is :math:`2\pi / \omega_i` positions. The
+    checker recognises the usual wrong answers (the round figure, a missing
+    :math:`2\pi`, a wrong exponent) and gives a hint for each.
 
     Parameters
     ----------
@@ -120,9 +120,8 @@ def check_sin_spot_the_bug(fixed_sinusoidal):
     ``fixed_sinusoidal(length, d_model)`` must return the paper's table
     (interleaved sines and cosines, :math:`\omega_i = 10000^{-2i/d_{model}}`,
     positions from 0) for even ``d_model``. It is called on a few sizes and
-    compared with the formula. The bug of the exercise feeds the column
-    numbers ``0, 2, 4, ...`` (which are already ``2i``) into ``2 * i``, so
-    its exponent is ``4i / d_model``.
+    compared with the formula, and with the buggy versions a learner is
+    likely to produce, so that the hint can say what is still wrong.
 
     Parameters
     ----------
@@ -190,8 +189,9 @@ def check_sin_spot_the_bug(fixed_sinusoidal):
 def check_sin_dot_at_offset(dot_at_offset):
     r"""Check a function that gives :math:`PE(pos) \cdot PE(pos + k)` without a table.
 
-    The expected value is :math:`\sum_i \cos(k\,\omega_i)` with the paper's
-    frequencies and base 10000, for even ``d_model``.
+    The function is called for several offsets ``k`` (positive, negative and
+    zero) and even widths, and compared with the dot products of rows of the
+    paper's table (base 10000).
 
     Parameters
     ----------
