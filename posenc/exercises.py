@@ -181,7 +181,7 @@ def check_rel_rope_matrix(answer):
         return _report(False, "", "A rotation matrix is orthogonal (R @ R.T is the identity); yours is not.")
     return _report(
         _close(arr, expected),
-        "RoPE at position m is a block-diagonal matrix of 2 x 2 rotations by m * theta_i.",
+        "RoPE at position m is block-diagonal: 2 x 2 rotations by m * theta_i.",
         "Block i rotates by the angle 3 * 10000 ** (-2 i / 6); check the frequency of each block.",
     )
 
