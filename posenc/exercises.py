@@ -217,7 +217,7 @@ def check_rel_layout_permutation(answer):
     moved = rope(h @ w_q[arr].T) @ rope(h @ w_k[arr].T).T
     return _report(
         np.allclose(moved, trained, atol=1e-9),
-        "Same scores: the two layouts differ only by the order of the dimensions.",
+        "Same scores: the layouts differ only in the order of the dimensions.",
         "Ask which two trained dimensions rotate together, and where interleaved code expects a pair to sit.",
     )
 
