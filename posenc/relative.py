@@ -33,6 +33,13 @@ def relative_positions(q_len, k_len, max_distance=None):
     -------
     numpy.ndarray of int, shape ``(q_len, k_len)``
 
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer (``max_distance`` may be ``None``).
+    ValueError
+        If ``q_len`` or ``k_len`` is less than 1, or ``max_distance`` is negative.
+
     Examples
     --------
     >>> relative_positions(3, 5, max_distance=2)
@@ -75,7 +82,27 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     Returns
     -------
     numpy.ndarray of int
-        Same shape as ``relative_position``, values in ``[0, num_buckets)``.
+        Same shape as ``relative_position`` (a numpy integer for a scalar
+        input), values in ``[0, num_buckets)``.
+
+    Raises
+    ------
+    TypeError
+        If ``relative_position`` is not integer, ``bidirectional`` not a
+        bool, or ``num_buckets``/``max_distance`` not integers.
+    ValueError
+        If ``num_buckets`` is too small or odd when bidirectional, or
+        ``max_distance`` does not exceed the exactly-represented distances.
+
+    Notes
+    -----
+    With the defaults, distances 0 to 7 get their own bucket and the
+    logarithmic buckets start at 8, 12, 16, 23, 32, 46, 64 and 91, in each
+    direction. The arithmetic copies ``_relative_position_bucket`` of Mesh
+    TensorFlow and Hugging Face's T5 (log of a float32 ratio, truncation
+    towards zero); exact float64 arithmetic would disagree with them at
+    some bucket edges for other settings, for example ``num_buckets=18``,
+    where the reference puts distance 8 in bucket 5, not 4.
 
     Examples
     --------
@@ -131,6 +158,15 @@ def alibi_slopes(n_heads):
     Returns
     -------
     numpy.ndarray of shape ``(n_heads,)``
+        The float64 values of ``get_slopes(n_heads)`` in the paper's
+        reference code (which then stores them in float32).
+
+    Raises
+    ------
+    TypeError
+        If ``n_heads`` is not an integer.
+    ValueError
+        If ``n_heads < 1``.
 
     Examples
     --------
@@ -176,6 +212,20 @@ def alibi_bias(n_heads, length, *, causal=True):
     Returns
     -------
     numpy.ndarray of shape ``(n_heads, length, length)``
+
+    Raises
+    ------
+    TypeError
+        If ``n_heads`` or ``length`` is not an integer, or ``causal`` not a bool.
+    ValueError
+        If ``n_heads`` or ``length`` is less than 1.
+
+    Notes
+    -----
+    The paper's fairseq code adds :math:`m_h\,j` (the key position) instead
+    of :math:`-m_h (i - j)`. The two differ by :math:`m_h\,i`, the same for
+    every key of query ``i``, and a softmax ignores a constant added to a
+    whole row, so the attention weights are identical.
 
     Examples
     --------

@@ -59,9 +59,24 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
 
     Raises
     ------
+    TypeError
+        If ``x`` or ``positions`` is not numeric, or ``base`` is not a real
+        number.
     ValueError
-        If ``d`` is odd, ``positions`` does not have ``seq_len`` entries, or
+        If ``x`` has fewer than 2 axes, ``d`` is odd or 0, ``positions`` is
+        not 1-D with ``seq_len`` finite entries, ``base`` is not positive, or
         ``layout`` is unknown.
+
+    Notes
+    -----
+    ``layout="interleaved"`` computes what RoFormer, GPT-J
+    (``rotate_every_two``) and Meta's original LLaMA code (complex
+    multiplication of ``(x[2i], x[2i+1])``) compute; ``layout="halves"`` is
+    the ``rotate_half`` of GPT-NeoX and of the Hugging Face Llama port. With
+    ``P = [0, 2, 4, ..., 1, 3, 5, ...]``,
+    ``rope(x[..., P], layout="halves") == rope(x)[..., P]``: Hugging Face's
+    Llama conversion script reorders the rows of the query and key
+    projections by ``P`` so that both codes give the same attention.
 
     Examples
     --------
@@ -71,8 +86,10 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
     """
     x = _checks.array("x", x, min_ndim=2)
     seq_len, d = x.shape[-2], x.shape[-1]
-    if d % 2:
-        raise ValueError(f"the last dimension of x must be even to form pairs, got {d}")
+    if d % 2 or d == 0:
+        raise ValueError(
+            f"the last dimension of x must be even and at least 2 to form pairs, got {d}"
+        )
     layout = _checks.choice("layout", layout, LAYOUTS)
     if positions is None:
         positions = np.arange(seq_len, dtype=float)

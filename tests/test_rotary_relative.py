@@ -107,3 +107,288 @@ def test_alibi_bias():
 def test_relative_bad_input(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# ---------------------------------------------------------------------------
+# Values from the reference implementations.
+#
+# The numbers below were computed by running the reference code itself
+# (transcribed verbatim into a throwaway script) with PyTorch 2.13 on CPU:
+#   * T5: ``T5Attention._relative_position_bucket`` of Hugging Face
+#     transformers, which is the Mesh TensorFlow function of the same name;
+#   * RoPE: GPT-J's ``rotate_every_two`` + ``apply_rotary_pos_emb``, RoFormer's
+#     ``apply_rotary_position_embeddings``, Meta's LLaMA ``apply_rotary_emb``
+#     (complex numbers) and Hugging Face Llama's ``rotate_half``, in float64;
+#   * ALiBi: ``get_slopes`` of ofirpress/attention_with_linear_biases.
+# ---------------------------------------------------------------------------
+
+# First distance of each logarithmic bucket with T5's defaults (bidirectional,
+# 32 buckets, max_distance 128): bucket 8 holds 8..11, bucket 9 12..15, ...,
+# bucket 15 everything from 91 on.
+T5_DEFAULT_BUCKET_STARTS = [8, 12, 16, 23, 32, 46, 64, 91]
+
+
+def test_t5_bucket_matches_reference_edges():
+    n = np.arange(0, 400)
+    expected = np.searchsorted(T5_DEFAULT_BUCKET_STARTS, n, side="right") + 7
+    expected[n < 8] = n[n < 8]
+    np.testing.assert_array_equal(t5_bucket(-n), expected)  # keys in the past
+    np.testing.assert_array_equal(t5_bucket(n[1:]), 16 + expected[1:])  # keys in the future
+    # decoder (unidirectional): 16 exact distances, then 16 log buckets
+    starts = [16, 19, 21, 24, 27, 31, 35, 40, 46, 52, 59, 67, 77, 87, 99, 113]
+    expected = np.searchsorted(starts, n, side="right") + 15
+    expected[n < 16] = n[n < 16]
+    np.testing.assert_array_equal(t5_bucket(-n, bidirectional=False), expected)
+
+
+@pytest.mark.parametrize(
+    "num_buckets, max_distance, distances, buckets",
+    [
+        # Float32 log arithmetic puts these distances one bucket higher than
+        # exact float64 arithmetic would (ratio lands on an integer).
+        (18, 128, [8, 16, 64], [5, 6, 8]),
+        (38, 16, [12], [14]),
+        (72, 32, [24], [27]),
+        (108, 64, [36], [36]),
+    ],
+)
+def test_t5_bucket_uses_float32_like_the_reference(num_buckets, max_distance, distances, buckets):
+    got = t5_bucket(-np.array(distances), num_buckets=num_buckets, max_distance=max_distance)
+    np.testing.assert_array_equal(got, buckets)
+
+
+def test_rope_matches_reference_implementations():
+    x = np.arange(1.0, 9.0)[None]  # one vector (1, 2, ..., 8) at position 5
+    # GPT-J / RoFormer / Meta LLaMA (interleaved pairs), rounded to 10 decimals
+    gptj = [2.2015107348, -0.3915999037, 0.7150455313, 4.9486068634,
+            4.6938762864, 6.2423974087, 6.9599126668, 8.0348998544]
+    # Hugging Face Llama rotate_half (pairs i, i + 4)
+    llama = [5.0782835588, -1.1213881078, 2.6463965963, 3.9599501668,
+             0.4593866527, 6.2243464486, 7.1411893306, 8.0198999169]
+    np.testing.assert_allclose(rope(x, [5])[0], gptj, atol=1e-9)
+    np.testing.assert_allclose(rope(x, [5], layout="halves")[0], llama, atol=1e-9)
+
+
+def test_hf_llama_weight_permutation():
+    # convert_llama_weights_to_hf.py reorders the rows of W_q and W_k in each
+    # head with w.view(n_heads, d // 2, 2, dim).transpose(1, 2): the numpy
+    # equivalent below. Interleaved RoPE on the original rows and halves RoPE
+    # on the permuted rows must then give the same attention scores.
+    rng = np.random.default_rng(3)
+    d, dim, n = 8, 12, 6
+    w_q, w_k = rng.normal(size=(2, d, dim))
+    h = rng.normal(size=(n, dim))
+    permute = lambda w: w.reshape(d // 2, 2, dim).transpose(1, 0, 2).reshape(d, dim)  # noqa: E731
+    meta = rope(h @ w_q.T) @ rope(h @ w_k.T).T
+    hf = rope(h @ permute(w_q).T, layout="halves") @ rope(h @ permute(w_k).T, layout="halves").T
+    np.testing.assert_allclose(hf, meta, atol=1e-12)
+    wrong = rope(h @ w_q.T, layout="halves") @ rope(h @ w_k.T, layout="halves").T
+    assert not np.allclose(wrong, meta)
+
+
+@pytest.mark.parametrize(
+    "n_heads, exponents",
+    [
+        # slope = 2 ** -exponent; from get_slopes(n) of the ALiBi code
+        (1, [8]),
+        (2, [4, 8]),
+        (3, [4, 8, 2]),
+        (6, [2, 4, 6, 8, 1, 3]),
+        (20, [0.5 * k for k in range(1, 17)] + [0.25, 0.75, 1.25, 1.75]),
+    ],
+)
+def test_alibi_slopes_reference_non_powers_of_two(n_heads, exponents):
+    np.testing.assert_allclose(alibi_slopes(n_heads), 2.0 ** -np.array(exponents), rtol=1e-14)
+
+
+def test_alibi_reference_bias_gives_same_attention():
+    # fairseq ALiBi adds m * j (same for every row) instead of -m * (i - j)
+    from posenc import attention, causal_mask
+
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 4, 7, 8))
+    slopes = alibi_slopes(4)[:, None, None]
+    fairseq = slopes * np.arange(7)[None, None, :]
+    _, w_ref = attention(q, k, v, bias=fairseq, mask=causal_mask(7))
+    _, w_ours = attention(q, k, v, bias=alibi_bias(4, 7))
+    np.testing.assert_allclose(w_ours, w_ref, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# Property tests
+# ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
+layouts = st.sampled_from(["interleaved", "halves"])
+bases = st.sampled_from([100.0, 10000.0, 500000.0])
+
+
+@st.composite
+def vectors(draw, max_rows=6):
+    rows = draw(st.integers(1, max_rows))
+    d = 2 * draw(st.integers(1, 8))
+    return draw(hnp.arrays(float, (rows, d), elements=finite))
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=vectors(), data=st.data(), base=bases, layout=layouts)
+def test_rope_preserves_norms(x, data, base, layout):
+    positions = data.draw(hnp.arrays(float, len(x), elements=st.floats(-1e4, 1e4)))
+    out = rope(x, positions, base=base, layout=layout)
+    np.testing.assert_allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1),
+                               rtol=1e-9, atol=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=vectors(max_rows=2), m=st.integers(-500, 500), n=st.integers(-500, 500),
+       shift=st.integers(-1000, 1000), base=bases, layout=layouts)
+def test_rope_score_depends_only_on_offset(x, m, n, shift, base, layout):
+    q, k = x[:1], x[-1:]
+    def score(a, b):
+        return (rope(q, [a], base=base, layout=layout) @ rope(k, [b], base=base, layout=layout).T).item()
+    scale = 1 + np.linalg.norm(q) * np.linalg.norm(k)
+    assert abs(score(m + shift, n + shift) - score(m, n)) <= 1e-9 * scale
+    assert abs(score(0, n - m) - score(m, n)) <= 1e-9 * scale
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=vectors(), base=bases)
+def test_rope_layouts_related_by_fixed_permutation(x, base):
+    d = x.shape[-1]
+    perm = np.r_[0:d:2, 1:d:2]
+    np.testing.assert_allclose(rope(x[:, perm], base=base, layout="halves"),
+                               rope(x, base=base)[:, perm], atol=1e-12)
+    np.testing.assert_allclose(rope(x, base=base, layout="halves")[:, np.argsort(perm)],
+                               rope(x[:, np.argsort(perm)], base=base), atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=vectors(), a=st.floats(-100, 100), b=st.floats(-100, 100), layout=layouts)
+def test_rope_rotations_compose_and_invert(x, a, b, layout):
+    pa, pb = np.full(len(x), a), np.full(len(x), b)
+    np.testing.assert_allclose(rope(rope(x, pa, layout=layout), pb, layout=layout),
+                               rope(x, pa + pb, layout=layout), atol=1e-9)
+    np.testing.assert_allclose(rope(rope(x, pa, layout=layout), -pa, layout=layout), x, atol=1e-9)
+    np.testing.assert_array_equal(rope(x, np.zeros(len(x)), layout=layout), x)
+
+
+@st.composite
+def t5_settings(draw):
+    bidirectional = draw(st.booleans())
+    num_buckets = draw(st.integers(2, 64)) * (2 if bidirectional else 1)
+    if bidirectional and num_buckets < 4:
+        num_buckets = 4
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    max_distance = draw(st.integers(max_exact + 1, 1000))
+    return bidirectional, num_buckets, max_distance
+
+
+@settings(max_examples=80, deadline=None)
+@given(cfg=t5_settings())
+def test_t5_buckets_in_range_and_monotone(cfg):
+    bidirectional, num_buckets, max_distance = cfg
+    n = np.arange(0, 3 * max_distance)
+    kw = dict(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    past, future = t5_bucket(-n, **kw), t5_bucket(n, **kw)
+    for b in (past, future[1:]):
+        assert b.min() >= 0 and b.max() < num_buckets
+        assert np.all(np.diff(b) >= 0)  # farther never means a smaller bucket (per direction)
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = per_side // 2
+    np.testing.assert_array_equal(past[:max_exact], n[:max_exact])  # small distances exact
+    assert past[-1] == per_side - 1  # far away: the last bucket of the side
+    if bidirectional:
+        assert np.all(future[1:] >= per_side) and np.all(past < per_side)
+    else:
+        assert np.all(future == 0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(k=st.integers(0, 10))
+def test_alibi_slopes_geometric_for_powers_of_two(k):
+    n = 2**k
+    s = alibi_slopes(n)
+    assert len(s) == n
+    np.testing.assert_allclose(s[0], 2.0 ** (-8 / n), rtol=1e-14)
+    np.testing.assert_allclose(s[1:] / s[:-1], s[0], rtol=1e-12)  # ratio = first slope
+    np.testing.assert_allclose(s[-1], 2.0**-8, rtol=1e-12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(n=st.integers(1, 300))
+def test_alibi_slopes_any_head_count(n):
+    s = alibi_slopes(n)
+    assert s.shape == (n,) and len(set(s.tolist())) == n
+    assert np.all((s > 0) & (s < 1))
+    closest = 2 ** int(math.floor(math.log2(n)))
+    np.testing.assert_array_equal(s[:closest], alibi_slopes(closest))
+    np.testing.assert_array_equal(s[closest:], alibi_slopes(2 * closest)[0::2][: n - closest])
+
+
+@settings(max_examples=30, deadline=None)
+@given(n_heads=st.integers(1, 16), length=st.integers(1, 20))
+def test_alibi_bias_structure(n_heads, length):
+    causal, sym = alibi_bias(n_heads, length), alibi_bias(n_heads, length, causal=False)
+    dist = np.abs(np.subtract.outer(np.arange(length), np.arange(length)))
+    np.testing.assert_allclose(sym, -alibi_slopes(n_heads)[:, None, None] * dist)
+    lower = np.tril(np.ones((length, length), dtype=bool))
+    np.testing.assert_array_equal(causal[:, lower], sym[:, lower])
+    assert np.all(np.isneginf(causal[:, ~lower]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(q_len=st.integers(1, 12), k_len=st.integers(1, 12), max_distance=st.none() | st.integers(0, 8))
+def test_relative_positions_property(q_len, k_len, max_distance):
+    rel = relative_positions(q_len, k_len, max_distance)
+    expected = np.subtract.outer(np.arange(k_len), np.arange(q_len)).T
+    if max_distance is not None:
+        expected = np.clip(expected, -max_distance, max_distance)
+    np.testing.assert_array_equal(rel, expected)
+    np.testing.assert_array_equal(rel[1:, 1:], rel[:-1, :-1])  # constant along diagonals
+
+
+# ---------------------------------------------------------------------------
+# More bad arguments
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: rope(np.ones((3, 0))), ValueError, "at least 2"),
+        (lambda: rope(np.ones((2, 3, 7))), ValueError, "even"),
+        (lambda: rope("abc"), TypeError, "x"),
+        (lambda: rope(np.ones((3, 4)), positions=[[0, 1, 2]]), ValueError, "positions"),
+        (lambda: rope(np.ones((2, 4)), positions=[0, np.nan]), ValueError, "positions"),
+        (lambda: rope(np.ones((2, 4)), positions=[0, 1, 2]), ValueError, "x has 2 rows"),
+        (lambda: rope(np.ones((3, 4)), base=-2.0), ValueError, "base"),
+        (lambda: rope(np.ones((3, 4)), base="10000"), TypeError, "base"),
+        (lambda: rope(np.ones((3, 4)), layout="rotate_half"), ValueError, "interleaved"),
+        (lambda: t5_bucket(True), TypeError, "relative_position"),
+        (lambda: t5_bucket([1.0, 2.0]), TypeError, "integers"),
+        (lambda: t5_bucket(1, bidirectional=1), TypeError, "bidirectional"),
+        (lambda: t5_bucket(1, num_buckets=2), ValueError, "num_buckets"),
+        (lambda: t5_bucket(1, num_buckets=1, bidirectional=False), ValueError, "num_buckets"),
+        (lambda: t5_bucket(1, num_buckets=32.0), TypeError, "num_buckets"),
+        (lambda: t5_bucket(1, max_distance=0), ValueError, "max_distance"),
+        (lambda: t5_bucket(1, max_distance=-5), ValueError, "max_distance"),
+        (lambda: t5_bucket(1, num_buckets=32, max_distance=16, bidirectional=False), ValueError, "16"),
+        (lambda: alibi_slopes(-1), ValueError, "n_heads"),
+        (lambda: alibi_slopes(True), TypeError, "n_heads"),
+        (lambda: alibi_slopes(4.0), TypeError, "n_heads"),
+        (lambda: alibi_bias(0, 3), ValueError, "n_heads"),
+        (lambda: alibi_bias(2, 3, causal=1), TypeError, "causal"),
+        (lambda: alibi_bias(2, 2.5), TypeError, "length"),
+        (lambda: relative_positions(3, 0), ValueError, "k_len"),
+        (lambda: relative_positions(3.0, 2), TypeError, "q_len"),
+        (lambda: relative_positions(3, 3, max_distance=1.5), TypeError, "max_distance"),
+        (lambda: relative_positions(3, 3, max_distance=True), TypeError, "max_distance"),
+    ],
+)
+def test_more_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
