@@ -1,0 +1,680 @@
+"""The built book as a reader sees it.
+
+Two kinds of checks of ``_build/html`` (built once per session by the
+``built_book`` fixture, exactly as ``make book`` does):
+
+* Fast checks that read the HTML files: no page asks for anything from an
+  outside host (scripts, styles, images, fonts, frames), MathJax is the copy
+  served from the site, and the launch, download and repository buttons point
+  where ``_config.yml`` says.
+
+* A real-browser check: headless Chromium opens every HTML page of the site
+  from ``file://`` (as a reader does who opens ``_build/html/index.html``),
+  with every request to an outside host recorded and blocked, and the test
+  fails on a console error or uncaught exception, a request to an outside
+  host, a local file that fails to load, a link to a missing file or a
+  missing anchor, an image that does not decode, or math that MathJax did not
+  typeset (or typeset with an error). It saves a full-page screenshot of each
+  page of the table of contents in ``_build/screenshots/`` and writes the
+  weight of every page (HTML, images, everything it loaded) to
+  ``_build/screenshots/report.txt``.
+
+Chromium comes from the system (``apt-get install chromium``); the Python
+``playwright`` package drives it and never downloads a browser of its own.
+Without Chromium the browser check is skipped with a message saying so,
+unless ``POSENC_REQUIRE_BROWSER=1`` (set by ``.ci/run``), which turns the
+skip into a failure.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import time
+import urllib.parse
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from test_notebooks import toc_files
+
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+INSTALL_HINT = "sudo apt-get update && sudo apt-get install -y chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+# Schemes that a page may load from: its own files, and data the page holds.
+LOCAL_SCHEMES = {"file", "data", "blob", "about"}
+
+
+def site_pages(html):
+    """Every HTML page of the built site (not the theme's templates in _static)."""
+    return sorted(p for p in html.rglob("*.html") if "_static" not in p.relative_to(html).parts)
+
+
+def file_url(path):
+    return Path(path).resolve().as_uri()
+
+
+def url_path(url):
+    """The local file a file:// URL names, without query or fragment."""
+    return Path(urllib.request.url2pathname(urllib.parse.urlsplit(url).path))
+
+
+def is_outside(url):
+    """True for a URL that would reach another host (http, https, //host...)."""
+    url = url.strip()
+    if url.startswith("//"):
+        return True
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    return bool(scheme) and scheme not in LOCAL_SCHEMES
+
+
+# --- fast checks of the HTML files ---------------------------------------
+
+
+class _Loads(HTMLParser):
+    """Collect every URL that a page makes the browser load by itself.
+
+    ``src``/``srcset``/``poster``/``data`` of any element, ``href`` of
+    ``<link>`` (stylesheets, preloads, icons), ``url(...)`` in inline styles,
+    and the target of a ``<meta http-equiv="refresh">``. Ordinary ``<a href>``
+    links are not loads: following one is the reader's choice.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("src", "poster", "data"):
+            if attrs.get(name):
+                self.urls.append((tag, attrs[name]))
+        if attrs.get("srcset"):
+            for candidate in attrs["srcset"].split(","):
+                if candidate.strip():
+                    self.urls.append((tag, candidate.split()[0]))
+        if tag == "link" and attrs.get("href"):
+            self.urls.append((tag, attrs["href"]))
+        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh":
+            target = re.search(r"url=(.*)", attrs.get("content") or "", re.I)
+            if target:
+                self.urls.append((tag, target.group(1).strip("'\" ")))
+        for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", attrs.get("style") or ""):
+            self.urls.append((tag, url))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            for url in re.findall(r"url\(\s*['\"]?([^'\")]+)|@import\s+['\"]([^'\"]+)", data):
+                self.urls.append(("style", url[0] or url[1]))
+
+
+def page_loads(path):
+    parser = _Loads()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.urls
+
+
+def css_urls(path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = re.findall(r"url\(\s*['\"]?([^'\")]+)|@import\s+(?:url\()?['\"]?([^'\")\s;]+)", text)
+    return [a or b for a, b in found]
+
+
+def test_no_page_loads_anything_from_an_outside_host(built_book):
+    """Scan the src/href of every built page, and the stylesheets they link."""
+    problems, stylesheets = [], set()
+    pages = site_pages(built_book)
+    assert pages, "no HTML pages were built"
+    for page in pages:
+        for tag, url in page_loads(page):
+            if is_outside(url):
+                problems.append(f"{page.relative_to(built_book)}: <{tag}> loads {url}")
+            elif tag == "link" and urllib.parse.urlsplit(url).path.endswith(".css"):
+                stylesheets.add((page.parent / urllib.parse.urlsplit(url).path).resolve())
+    for css in sorted(stylesheets):
+        assert css.is_file(), f"a page links the stylesheet {css}, which was not built"
+        for url in css_urls(css):
+            if is_outside(url):
+                problems.append(f"{css.relative_to(built_book.resolve())}: loads {url}")
+    assert not problems, "pages load from outside hosts:\n" + "\n".join(problems)
+
+
+def test_scan_for_outside_loads_catches_them(tmp_path):
+    """The scanner above would see a CDN script, font or image (it can fail)."""
+    page = tmp_path / "p.html"
+    page.write_text(
+        '<html><head><link rel="stylesheet" href="https://fonts.example.org/a.css">'
+        '<script src="//cdn.example.org/x.js"></script>'
+        "<style>@import 'https://example.org/b.css';</style></head>"
+        '<body><img srcset="local.png 1x, https://example.org/i.png 2x">'
+        '<a href="https://example.org/">a link is fine</a>'
+        '<script src="../_static/local.js"></script></body></html>'
+    )
+    outside = {url for _, url in page_loads(page) if is_outside(url)}
+    assert outside == {
+        "https://fonts.example.org/a.css",
+        "//cdn.example.org/x.js",
+        "https://example.org/b.css",
+        "https://example.org/i.png",
+    }
+
+
+def test_math_is_typeset_by_the_copy_of_mathjax_in_the_site(built_book):
+    """Pages with math load MathJax from _static/mathjax, and that copy is complete."""
+    mathjax = built_book / "_static" / "mathjax"
+    assert (mathjax / "tex-chtml.js").is_file(), "MathJax was not copied into _static/mathjax"
+    assert list((mathjax / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff")), (
+        "the MathJax fonts are missing from _static/mathjax"
+    )
+    math_pages = [p for p in site_pages(built_book) if 'class="math' in p.read_text(encoding="utf-8")]
+    assert math_pages, "no page of the book has math (the notation page should)"
+    for page in math_pages:
+        scripts = [url for tag, url in page_loads(page) if tag == "script" and "mathjax" in url.lower()]
+        assert scripts, f"{page.name} has math but loads no MathJax"
+        for url in scripts:
+            assert (page.parent / url).resolve() == (mathjax / "tex-chtml.js").resolve(), (
+                f"{page.name} loads MathJax from {url}, not from the site's own copy"
+            )
+
+
+def test_launch_download_and_repository_buttons(built_book):
+    """Every notebook page gets Binder and download buttons; every page the repository."""
+    repo = CONFIG["repository"]["url"].rstrip("/")
+    branch = CONFIG["repository"]["branch"]
+    binder = CONFIG["launch_buttons"]["binderhub_url"].rstrip("/")
+    owner_repo = urllib.parse.urlsplit(repo).path.strip("/")
+    for name in toc_files():
+        page = built_book / (name + ".html")
+        html = page.read_text(encoding="utf-8")
+        hrefs = set(re.findall(r'href="([^"]*)"', html))
+        assert repo in hrefs, f"{page.name}: no repository button linking {repo}"
+        source = next(ROOT.glob(name + ".*"))
+        if source.suffix == ".ipynb":
+            launch = f"{binder}/v2/gh/{owner_repo}/{branch}?urlpath=lab/tree/{name}.ipynb"
+            assert launch in hrefs, f"{page.name}: no Binder button opening {name}.ipynb"
+            download = os.path.relpath(built_book / "_sources" / f"{name}.ipynb", page.parent)
+            assert download in hrefs, f"{page.name}: no download button for the notebook"
+            assert (built_book / "_sources" / f"{name}.ipynb").is_file()
+
+
+def test_the_repository_url_is_written_in_one_place():
+    """_config.yml names the repository; the files that use it do not repeat it."""
+    repo = CONFIG["repository"]["url"]
+    assert repo.startswith("https://github.com/")
+    holders = [
+        p.relative_to(ROOT).as_posix()
+        for p in [ROOT / "_toc.yml", ROOT / "Makefile", ROOT / ".ci" / "run",
+                  *ROOT.glob(".github/workflows/*.yml"), *ROOT.glob("book/*.md")]
+        if p.is_file() and repo in p.read_text(encoding="utf-8")
+    ]
+    assert not holders, f"the repository URL is repeated in {holders}; keep it in _config.yml"
+
+
+def test_reference_labels_read_like_the_citations():
+    """The references page labels entries "Vaswani et al., 2017", sorted by author."""
+    import sys
+
+    from pybtex.database import BibliographyData, Entry, Person, parse_file
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import posenc_site
+
+    style = posenc_site.AuthorYearStyle()
+    data = BibliographyData({
+        "b": Entry("article", {"title": "{RoFormer}: Two", "journal": "J", "year": "2021"},
+                   persons={"author": [Person("Zed, Al"), Person("Bo, Cy")]}),
+        "a": Entry("article", {"title": "One", "journal": "J", "year": "2019"},
+                   persons={"author": [Person("Lacroix, Timoth{\\'e}e")]}),
+        "c": Entry("article", {"title": "Three", "journal": "J", "year": "2021"},
+                   persons={"author": [Person("Zed, Al"), Person("Bo, Cy"), Person("Ng, Di")]}),
+        "d": Entry("article", {"title": "Four", "journal": "J", "year": "2021"},
+                   persons={"author": [Person("Zed, Al"), Person("Bo, Cy"), Person("Oh, Ed")]}),
+    })
+    entries = list(style.format_bibliography(data))
+    assert [e.label for e in entries] == [
+        "Lacroix, 2019", "Zed and Bo, 2021", "Zed et al., 2021a", "Zed et al., 2021b"]
+    assert "RoFormer: Two" in entries[1].text.render_as("text")
+    labels = [e.label for e in style.format_bibliography(parse_file(ROOT / "book" / "references.bib"))]
+    assert "Vaswani et al., 2017" in labels
+    assert len(set(labels)) == len(labels)
+
+
+# --- the real-browser check ----------------------------------------------
+
+
+def find_chromium():
+    """Path of the system's Chromium, or None. POSENC_CHROMIUM overrides."""
+    override = os.environ.get("POSENC_CHROMIUM")
+    if override:
+        return override if Path(override).is_file() else None
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def require_chromium():
+    path = find_chromium()
+    if path is None:
+        message = (
+            "Chromium is not installed, so the real-browser check of the built book "
+            f"cannot run. Install it from your distribution's packages: {INSTALL_HINT}"
+        )
+        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)", pytrace=False)
+        pytest.skip(message)
+    return path
+
+
+SETTLE_JS = """async () => {
+    // Load every image now (lazy ones included) and wait until each has
+    // decoded or failed; then let MathJax finish its first typesetting pass.
+    const images = [...document.images];
+    for (const img of images) img.loading = "eager";
+    await Promise.all(images.map(img => img.decode().catch(() => null)));
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+        await MathJax.startup.promise;
+    }
+    await document.fonts.ready;
+}"""
+
+INSPECT_JS = r"""() => {
+    // TeX that MathJax could not read: a parse error (an merror node) or an
+    // undefined macro, which MathJax shows as its name in red.
+    const mathErrors = () => {
+        const errors = [];
+        const doc = window.MathJax && MathJax.startup && MathJax.startup.document;
+        for (const item of (doc ? doc.math : [])) {
+            item.root.walkTree(node => {
+                if (node.isKind("merror")) {
+                    errors.push(`${node.attributes.get("data-mjx-error") || "error"} in ${item.math}`);
+                } else if (node.isKind("mtext") && node.attributes.get("mathcolor") === "red") {
+                    const text = node.childNodes.map(c => c.text || "").join("");
+                    if (text.startsWith("\\")) errors.push(`undefined macro ${text} in ${item.math}`);
+                }
+            });
+        }
+        return errors.map(e => e.slice(0, 160));
+    };
+    const mathNodes = [...document.querySelectorAll(".math")];
+    // The prose as a reader sees it, without code, and without math that
+    // MathJax has already turned into its own elements.
+    const prose = (document.querySelector("main") || document.body).cloneNode(true);
+    prose.querySelectorAll("pre, code, script, style, textarea, mjx-container, .highlight")
+         .forEach(n => n.remove());
+    return {
+        mathjax: Boolean(window.MathJax && MathJax.startup && MathJax.startup.document),
+        math: mathNodes.length,
+        unrendered: mathNodes.filter(n => !n.querySelector("mjx-container"))
+                             .map(n => n.textContent.trim().slice(0, 80)),
+        mathErrors: mathErrors(),
+        text: prose.textContent,
+        images: [...document.images].map(img => ({
+            src: img.currentSrc || img.src, alt: img.alt,
+            ok: img.complete && img.naturalWidth > 0})),
+        links: [...document.querySelectorAll("a[href]")].map(a => ({
+            raw: a.getAttribute("href"), url: a.href})),
+        ids: [...document.querySelectorAll("[id]")].map(n => n.id)
+              .concat([...document.querySelectorAll("a[name]")].map(n => n.name)),
+        height: document.documentElement.scrollHeight,
+    };
+}"""
+
+# TeX that MathJax should have consumed: display and inline delimiters left
+# as text, an environment, or a $...$ pair holding TeX (^, _, \, braces).
+RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\$[^$\n]*[\\^_{}][^$\n]*\$")
+
+
+def redirect_target(path):
+    """The file a page redirects to with <meta http-equiv="refresh">, or None."""
+    for tag, url in page_loads(path):
+        if tag == "meta":
+            return (path.parent / urllib.parse.urlsplit(url).path).resolve()
+    return None
+
+
+class _Ids(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id" or (tag == "a" and name == "name"):
+                self.ids.add(value)
+
+
+def static_ids(path):
+    parser = _Ids()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return parser.ids
+
+
+def visit(chromium, html, pages, profile, shots=None, shot_pages=()):
+    """Open each page in headless Chromium from file:// and record what happened.
+
+    Returns one dict per page: console errors and uncaught exceptions,
+    requests to outside hosts (blocked), local requests that failed, the
+    files it loaded, what INSPECT_JS saw once images and MathJax settled, the
+    seconds it took and its screenshot (for the pages in ``shot_pages``).
+    """
+    from playwright.sync_api import sync_playwright
+
+    results, current = {}, {"page": None}
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile),  # a fresh, empty --user-data-dir
+            executable_path=chromium,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1280, "height": 900},
+            service_workers="block",
+        )
+        context.set_default_timeout(180_000)  # a loaded, shared machine is slow
+        # Nothing leaves the machine: every request to another host is
+        # recorded against the page that made it, then aborted.
+        context.route(lambda url: is_outside(url), lambda route: route.abort())
+
+        def on_request(request):
+            result = results.get(current["page"])
+            if result is None:
+                return
+            if is_outside(request.url):
+                result["outside"].append(request.url)
+            elif request.url.startswith("file:"):
+                result["loaded"].add(url_path(request.url))
+
+        context.on("request", on_request)
+        for path in pages:
+            started = time.perf_counter()
+            current["page"] = path
+            result = results[path] = {
+                "console": [], "outside": [], "failed": [], "loaded": {path},
+                "info": None, "screenshot": None, "seconds": None,
+            }
+            page = context.new_page()
+            page.on("console", lambda m, r=result: m.type == "error" and r["console"].append(
+                f"console error: {m.text} ({m.location.get('url', '')}:{m.location.get('lineNumber', '')})"))
+            page.on("pageerror", lambda e, r=result: r["console"].append(f"uncaught exception: {e}"))
+            page.on("requestfailed", lambda q, r=result: not is_outside(q.url) and r["failed"].append(
+                f"{q.url} ({q.failure})"))
+            page.goto(file_url(path), wait_until="load")
+            redirect = redirect_target(path)
+            if redirect is not None:
+                # index.html only sends the reader on to the landing page:
+                # follow it, then check the page the reader lands on.
+                page.wait_for_url(file_url(redirect), wait_until="load")
+            page.evaluate(SETTLE_JS)
+            result["info"] = page.evaluate(INSPECT_JS)
+            if path in shot_pages:
+                name = path.relative_to(html).with_suffix(".png").as_posix().replace("/", "__")
+                result["screenshot"] = shots / name
+                page.screenshot(path=str(result["screenshot"]), full_page=True)
+            page.close()
+            result["seconds"] = time.perf_counter() - started
+        context.close()
+    return results
+
+
+def console_problems(path, result):
+    yield from result["console"]
+
+
+def outside_problems(path, result):
+    for url in result["outside"]:
+        yield f"asked for {url} (another host)"
+
+
+def failed_problems(path, result):
+    for failure in result["failed"]:
+        yield f"could not load {failure}"
+
+
+def image_problems(path, result):
+    for img in result["info"]["images"]:
+        if not img["ok"]:
+            yield f"image {img['src']} (alt {img['alt']!r}) did not load"
+
+
+def link_problems(html, visited):
+    """A checker of links: every file:// link names an existing file in the
+    site and, with a #fragment, an element with that id in the target page."""
+    ids = {path: set(r["info"]["ids"]) for path, r in visited.items()}
+
+    def check(path, result):
+        for link in result["info"]["links"]:
+            url = link["url"]
+            if not url.startswith("file:"):
+                continue  # outside links, mailto:, javascript: are not ours to check
+            target = url_path(url)
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                yield f"link {link['raw']!r} points to a missing file {target.name}"
+                continue
+            if html not in target.parents:
+                yield f"link {link['raw']!r} leaves the site: {target}"
+                continue
+            fragment = urllib.parse.unquote(urllib.parse.urlsplit(url).fragment)
+            if fragment and target.suffix == ".html":
+                if target not in ids:
+                    ids[target] = static_ids(target)
+                if fragment not in ids[target]:
+                    yield f"link {link['raw']!r}: no element with id {fragment!r} in {target.name}"
+
+    return check
+
+
+def math_problems(path, result):
+    info = result["info"]
+    if info["math"] and not info["mathjax"]:
+        yield f"{info['math']} math elements but MathJax did not start"
+    for tex in info["unrendered"]:
+        yield f"math not typeset: {tex!r}"
+    for error in info["mathErrors"]:
+        yield f"MathJax error: {error!r}"
+    for match in RAW_TEX.finditer(info["text"]):
+        start = max(match.start() - 40, 0)
+        yield f"raw TeX left in the text: {info['text'][start:match.end() + 40]!r}"
+
+
+def problems(html, visited, check):
+    found = []
+    for path, result in visited.items():
+        found += [f"{path.relative_to(html).as_posix()}: {p}" for p in check(path, result)]
+    return found
+
+
+@pytest.fixture(scope="module")
+def site_visit(built_book, tmp_path_factory):
+    """The whole built book, visited once in headless Chromium."""
+    chromium = require_chromium()
+    html = built_book.resolve()
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)
+    SCREENSHOTS.mkdir(parents=True)
+    toc_pages = {(html / (name + ".html")).resolve() for name in toc_files()}
+    started = time.perf_counter()
+    results = visit(chromium, html, site_pages(html), tmp_path_factory.mktemp("chromium-profile"),
+                    shots=SCREENSHOTS, shot_pages=toc_pages)
+    elapsed = time.perf_counter() - started
+    write_report(html, results, elapsed)
+    return {"html": html, "results": results}
+
+
+def write_report(html, results, elapsed):
+    """Page weights (what each page loads from disk) and the screenshots taken.
+
+    "total" counts every file the page loaded: HTML, styles, scripts, fonts,
+    images (the theme and MathJax are shared by all pages, so a browser
+    fetches them once); "gzip" is the same compressed, roughly what a web
+    server that compresses sends.
+    """
+    image_suffixes = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
+    gzipped = {}
+
+    def kb(files, compressed=False):
+        if not compressed:
+            return sum(f.stat().st_size for f in files) / 1024
+        for f in files:
+            if f not in gzipped:
+                gzipped[f] = len(gzip.compress(f.read_bytes(), compresslevel=6))
+        return sum(gzipped[f] for f in files) / 1024
+
+    outside = sum(len(r["outside"]) for r in results.values())
+    lines = [
+        f"Browser check of {len(results)} pages in {elapsed:.1f} s "
+        f"(headless Chromium, file://); {outside} requests to outside hosts.",
+        "",
+        f"{'page':40} {'HTML KB':>8} {'images KB':>10} {'total KB':>9} {'gzip KB':>8} {'s':>5}",
+    ]
+    for path, result in results.items():
+        files = [f for f in result["loaded"] if f.is_file()]
+        images = [f for f in files if f.suffix.lower() in image_suffixes and "_static" not in f.parts]
+        lines.append(
+            f"{path.relative_to(html).as_posix():40} {path.stat().st_size / 1024:8.0f} "
+            f"{kb(images):10.0f} {kb(files):9.0f} {kb(files, compressed=True):8.0f} "
+            f"{result['seconds']:5.1f}"
+        )
+    lines += ["", "Screenshots:"]
+    lines += [f"  {r['screenshot'].relative_to(ROOT)}" for r in results.values() if r["screenshot"]]
+    (SCREENSHOTS / "report.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_browser_visits_every_page(site_visit, built_book):
+    visited = set(site_visit["results"])
+    assert visited == set(site_pages(built_book.resolve()))
+    for name in toc_files():
+        assert (built_book.resolve() / (name + ".html")) in visited
+
+
+def test_no_console_errors(site_visit):
+    found = problems(site_visit["html"], site_visit["results"], console_problems)
+    assert not found, "\n".join(found)
+
+
+def test_no_request_leaves_the_machine(site_visit):
+    found = problems(site_visit["html"], site_visit["results"], outside_problems)
+    assert not found, "\n".join(found)
+
+
+def test_every_local_file_a_page_asks_for_loads(site_visit):
+    found = problems(site_visit["html"], site_visit["results"], failed_problems)
+    assert not found, "\n".join(found)
+
+
+def test_every_image_loads(site_visit):
+    found = problems(site_visit["html"], site_visit["results"], image_problems)
+    assert not found, "\n".join(found)
+
+
+def test_every_internal_link_and_anchor_resolves(site_visit):
+    html, results = site_visit["html"], site_visit["results"]
+    found = problems(html, results, link_problems(html, results))
+    assert not found, "\n".join(found)
+
+
+def test_math_is_rendered(site_visit):
+    found = problems(site_visit["html"], site_visit["results"], math_problems)
+    assert not found, "\n".join(found)
+
+
+def test_raw_tex_pattern_catches_untypeset_math():
+    assert RAW_TEX.search("where $$x$$ is")
+    assert RAW_TEX.search(r"the angle \(k\omega_i\)")
+    assert RAW_TEX.search(r"so $\omega_i = 1$ here")
+    assert RAW_TEX.search(r"\begin{pmatrix}")
+    assert not RAW_TEX.search("costs $5 and the position pos = 3")
+
+
+def test_screenshots_of_every_toc_page(site_visit):
+    shots = [r["screenshot"] for r in site_visit["results"].values() if r["screenshot"]]
+    assert len(shots) == len(toc_files())
+    for shot in shots:
+        assert shot.is_file() and shot.stat().st_size > 10_000, f"screenshot {shot} is missing or blank"
+    assert (SCREENSHOTS / "report.txt").is_file()
+
+
+BROKEN_PAGE = r"""<!DOCTYPE html><html><head><meta charset="utf-8">
+<script>window.MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="_static/mathjax/tex-chtml.js"></script>
+<script src="https://cdn.example.org/lib.js"></script>
+</head><body class="tex2jax_ignore mathjax_ignore"><main>
+<p id="here">Fine math: <span class="math">\(\omega_i\)</span></p>
+<p>MathJax errors: <span class="math">\(\frac{1}{\nosuchmacro}\)</span>
+   <span class="math">\(\frac{1}\)</span></p>
+<p>Never typeset: <span class="math">x_1</span></p>
+<p>Raw TeX in prose: $$pos + k$$</p>
+<img src="missing.png" alt="a figure that is not there">
+<a href="good.html#here">fine</a> <a href="good.html#gone">no anchor</a>
+<a href="nowhere.html">no file</a> <a href="https://example.org/">outside link, allowed</a>
+<script>console.error("boom")</script>
+<script>null.property</script>
+</main></body></html>"""
+
+GOOD_PAGE = r"""<!DOCTYPE html><html><head><meta charset="utf-8">
+<script>window.MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="_static/mathjax/tex-chtml.js"></script>
+</head><body class="tex2jax_ignore mathjax_ignore"><main>
+<p id="here">Math: <span class="math">\(\lambda_i = 2\pi / \omega_i\)</span></p>
+<div class="math">\[\mathrm{PE}(pos, 2i) = \sin(pos\,\omega_i)\]</div>
+<a href="broken.html">a link</a> <a href="#here">an anchor</a>
+</main></body></html>"""
+
+
+def test_browser_check_catches_a_broken_page(built_book, tmp_path):
+    """Run the same browser check on a tiny site with one good and one broken page."""
+    chromium = require_chromium()
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "_static").mkdir()
+    (site / "_static" / "mathjax").symlink_to(built_book.resolve() / "_static" / "mathjax")
+    (site / "good.html").write_text(GOOD_PAGE)
+    (site / "broken.html").write_text(BROKEN_PAGE)
+    good, broken = site / "good.html", site / "broken.html"
+    results = visit(chromium, site, [good, broken], tmp_path / "profile")
+
+    def found(check):
+        return {path.name: list(check(path, results[path])) for path in (good, broken)}
+
+    assert found(console_problems)["good.html"] == []
+    assert any("boom" in p for p in found(console_problems)["broken.html"])
+    assert any("uncaught exception" in p for p in found(console_problems)["broken.html"])
+    assert found(outside_problems) == {
+        "good.html": [], "broken.html": ["asked for https://cdn.example.org/lib.js (another host)"]}
+    assert found(image_problems)["good.html"] == []
+    assert len(found(image_problems)["broken.html"]) == 1
+    assert any("missing.png" in p for p in found(failed_problems)["broken.html"])
+    links = found(link_problems(site.resolve(), results))
+    assert links["good.html"] == []
+    assert sorted(links["broken.html"]) == [
+        "link 'good.html#gone': no element with id 'gone' in good.html",
+        "link 'nowhere.html' points to a missing file nowhere.html",
+    ]
+    math = found(math_problems)
+    assert math["good.html"] == []
+    assert any(p.startswith("MathJax error: 'undefined macro \\\\nosuchmacro") for p in math["broken.html"])
+    assert any(p.startswith("MathJax error") and "frac{1}'" in p for p in math["broken.html"]), math["broken.html"]
+    assert "math not typeset: 'x_1'" in math["broken.html"]
+    assert any(p.startswith("raw TeX left in the text") and "$$pos + k$$" in p for p in math["broken.html"])
