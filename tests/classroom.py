@@ -489,11 +489,6 @@ PAGE_BEGIN = "% BEGIN EXERCISE LIST: written by `make exercises`, do not edit by
 PAGE_END = "% END EXERCISE LIST"
 
 
-def notebook_title(nb):
-    first = nb.cells[0].source.strip().splitlines()[0] if nb.cells else ""
-    return first[2:].strip() if first.startswith("# ") else ""
-
-
 def exercise_list(notebooks):
     """The generated part of the exercises page: every exercise by chapter."""
     parts = []
@@ -502,7 +497,9 @@ def exercise_list(notebooks):
         exercises, _ = find_exercises(nb)
         if not exercises:
             continue
-        lines = [f"## {notebook_title(nb) or pathlib.Path(path).stem}", ""]
+        # The heading links to the chapter and shows its title; the page and
+        # the chapters sit in the same folder.
+        lines = [f"## {{doc}}`{pathlib.Path(path).stem}`", ""]
         lines += [f"- {{ref}}`{e.label}`: {e.title}" for e in exercises]
         parts.append("\n".join(lines))
     if not parts:

@@ -195,7 +195,7 @@ def test_exercises_page_lists_every_exercise():
 
 def test_exercise_list_groups_exercises_under_their_chapter():
     listing = classroom.exercise_list([FIXTURE, FIXTURE])
-    section = "## Exercise demo\n\n- {ref}`ex-demo-norms`: Row norms\n- {ref}`ex-demo-last-frequency`: The slowest pair"
+    section = "## {doc}`exercise_demo`\n\n- {ref}`ex-demo-norms`: Row norms\n- {ref}`ex-demo-last-frequency`: The slowest pair"
     assert listing == section + "\n\n" + section
     assert classroom.exercise_list([]) == "No chapter has exercises yet."
 
@@ -420,6 +420,8 @@ def test_fixture_html_numbers_exercises_per_chapter(demo_book):
              if li.find("a", href=re.compile("#ex-"))]
     assert items == ["Exercise 1.1 : Row norms", "Exercise 1.2 : The slowest pair",
                      "Exercise 2.1 : Row norms", "Exercise 2.2 : The slowest pair"]
+    links = [(a.get_text(strip=True), a["href"]) for a in listing.select("article h2 a.reference")]
+    assert links == [("Exercise demo", "ch1.html"), ("Exercise demo", "ch2.html")]
 
 
 def test_fixture_html_hides_the_solution_code_in_the_dropdown(demo_book):
