@@ -1,6 +1,6 @@
 """The classroom machinery: exercises in the notebooks, the student edition,
-the exercises page. Used by ``tests/nbtools.py`` (``student``,
-``exercises-page``) and by ``tests/test_classroom.py``.
+the Otter Assign versions, the exercises page. Used by ``tests/nbtools.py``
+(``student``, ``otter``, ``exercises``) and by ``tests/test_classroom.py``.
 
 An exercise is five consecutive cells (README.md, "Writing an exercise")::
 
@@ -10,11 +10,11 @@ An exercise is five consecutive cells (README.md, "Writing an exercise")::
     markdown  ```{solution-end}
     code      assert posenc.exercises.check_<name>(...)  nbgrader grade cell
 
-The student edition is what ``nbgrader generate_assignment`` makes of a
-notebook, cell for cell: every solution region (markers included) becomes
-``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the indentation
-of the ``# BEGIN SOLUTION`` line, outputs and execution counts are cleared,
-everything else (check cells, metadata) is kept.
+The student edition has, cell for cell, the sources that ``nbgrader
+generate_assignment`` releases: every solution region (markers included)
+becomes ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the
+indentation of the ``# BEGIN SOLUTION`` line. Outputs and execution counts
+are cleared; everything else (check cells, metadata, cell ids) is kept.
 """
 
 from __future__ import annotations
@@ -107,8 +107,9 @@ def only_directive(cell, name):
 def solution_regions(source):
     """The (begin, end) line numbers of each ``# BEGIN/END SOLUTION`` region.
 
-    Raises ``ValueError`` for what nbgrader rejects: a nested, unopened or
-    unclosed region.
+    Raises ``ValueError`` for a nested or unclosed region (nbgrader refuses
+    both) and for an ``END SOLUTION`` line with no region open (nbgrader
+    silently drops it; the book's convention does not allow it).
     """
     regions, begin = [], None
     for n, line in enumerate(source.split("\n")):
