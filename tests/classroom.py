@@ -434,8 +434,9 @@ nothing but Python 3.11+, numpy, matplotlib and Jupyter:
     python -m pip install -r requirements.txt jupyterlab
     jupyter lab
 
-(If you work in a clone of the book's repository, its `.venv` already has
-everything: `.venv/bin/jupyter lab _build/student/`.)
+(In a clone of the book's repository, its `.venv` already has numpy,
+matplotlib and posenc: `.venv/bin/python -m pip install jupyterlab`, then
+`.venv/bin/jupyter lab _build/student/`.)
 
 Made by `make student` from the book's notebooks. Do not edit the book's
 own notebooks through this folder: it is rebuilt from scratch each time.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import pathlib
 import re
 import subprocess
 import sys
@@ -361,7 +362,8 @@ def html_problems(html, exercises, *, chapter=None):
         caption = box.find(class_="caption-number") if box else None
         m = re.fullmatch(r"Exercise (\d+)\.(\d+)", caption.get_text().strip()) if caption else None
         if not (box and "exercise" in box["class"] and m):
-            problems.append(f"{ex.label}: no numbered exercise 'Exercise c.k' with this id")
+            problems.append(f"{ex.label}: no exercise numbered 'Exercise c.k' with this id "
+                            "(is its part of _toc.yml `numbered: true`?)")
             continue
         numbers.append((int(m[1]), int(m[2])))
         link = soup.select_one(f'div.solution p.admonition-title a[href="#{ex.label}"]')
@@ -412,7 +414,7 @@ def demo_book(tmp_path_factory):
         "parse": config["parse"],
         "sphinx": {"extra_extensions": ["sphinx_exercise"]},
     }))
-    jb = str(ROOT / ".venv" / "bin" / "jupyter-book")
+    jb = str(pathlib.Path(sys.executable).parent / "jupyter-book")  # the venv running the tests
     result = subprocess.run([jb, "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"],
                             capture_output=True, text=True)
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
