@@ -12,12 +12,15 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book test execute lock clean
+.PHONY: help venv book test execute student otter exercises lock clean
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
+	@echo "make student  write the student edition (solutions removed) to _build/student"
+	@echo "make otter    write Otter Assign versions of the chapters to _build/otter"
+	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -40,6 +43,15 @@ test: $(STAMP)
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
+
+student: $(STAMP)
+	$(BIN)/python tests/nbtools.py student
+
+otter: $(STAMP)
+	$(BIN)/python tests/nbtools.py otter
+
+exercises: $(STAMP)
+	$(BIN)/python tests/nbtools.py exercises
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

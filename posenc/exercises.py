@@ -26,12 +26,21 @@ def _report(ok, success, hint):
 
 
 def _as_array(answer):
-    """The learner's answer as a float array, or None if it is not numeric."""
+    """The learner's answer as a float array, or None if it is not numeric.
+
+    Complex values count only when their imaginary parts are all zero (numpy
+    would silently drop them, with a warning); ragged lists, functions and
+    other non-numbers give None.
+    """
     try:
-        arr = np.asarray(answer, dtype=float)
+        arr = np.asarray(answer)
+        if arr.dtype.kind == "c":
+            if np.any(arr.imag != 0):
+                return None
+            arr = arr.real
+        return arr.astype(float)
     except (TypeError, ValueError):
         return None
-    return arr
 
 
 def _close(answer, expected, *, atol=1e-6, rtol=1e-6):

@@ -11,6 +11,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 HTML = ROOT / "_build" / "html"
 
+# tests/fixtures holds a demo notebook that is not part of the book: pytest
+# must not collect it (nbval would re-run it) nor its checker module.
+collect_ignore = ["fixtures"]
+
 
 def notebooks():
     """Every chapter notebook under book/, in name order."""

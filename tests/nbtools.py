@@ -1,9 +1,22 @@
-"""Notebook maintenance for the book: ``python tests/nbtools.py execute NB...``.
+"""Notebook maintenance for the book: ``python tests/nbtools.py COMMAND ...``.
 
-``execute`` re-runs each notebook top to bottom in its own folder with the
-kernel of the current environment and stores the fresh outputs in place.
+``execute NB...`` re-runs each notebook top to bottom in its own folder with
+the kernel of the current environment and stores the fresh outputs in place.
 Execution timestamps are not recorded, so re-running an unchanged notebook
 leaves the file unchanged and git diffs show only real changes.
+
+``student [--out DIR] [NB...]`` writes the student edition (``make student``):
+each notebook with its solutions replaced by ``raise NotImplementedError()``
+and its outputs cleared, into ``_build/student/`` (default: every notebook
+under book/).
+
+``otter [--out DIR] [NB...]`` writes Otter Assign master notebooks
+(``make otter``): each exercise wrapped in Otter's question, solution and
+tests cells, into ``_build/otter/`` with a copy of ``posenc``.
+
+``exercises [--check]`` rewrites the list of exercises in book/exercises.md
+from the notebooks (``make exercises``); with ``--check`` it only says
+whether the page is up to date.
 """
 
 from __future__ import annotations
@@ -14,6 +27,9 @@ import sys
 
 import nbformat
 from nbclient import NotebookClient
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import classroom  # noqa: E402
 
 TIMEOUT = 600  # seconds per cell
 
@@ -41,11 +57,40 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     ex = sub.add_parser("execute", help="re-run notebooks and store their outputs")
     ex.add_argument("notebooks", nargs="+", type=pathlib.Path)
+    st = sub.add_parser("student", help="write the student edition (solutions removed)")
+    st.add_argument("--out", type=pathlib.Path, default=classroom.ROOT / "_build" / "student")
+    st.add_argument("notebooks", nargs="*", type=pathlib.Path)
+    ot = sub.add_parser("otter", help="write Otter Assign master notebooks")
+    ot.add_argument("--out", type=pathlib.Path, default=classroom.ROOT / "_build" / "otter")
+    ot.add_argument("notebooks", nargs="*", type=pathlib.Path)
+    pg = sub.add_parser("exercises", help="rewrite the exercise list of book/exercises.md")
+    pg.add_argument("--check", action="store_true", help="only check that the page is up to date")
     args = parser.parse_args(argv)
     if args.command == "execute":
         for nb in args.notebooks:
             print(f"executing {nb}", flush=True)
             execute(nb)
+    elif args.command == "student":
+        notebooks = args.notebooks or sorted(classroom.BOOK.glob("*.ipynb"))
+        written = classroom.write_student(notebooks, args.out)
+        print(f"wrote the student edition of {len(written)} notebook(s) to {args.out}")
+    elif args.command == "otter":
+        notebooks = args.notebooks or sorted(classroom.BOOK.glob("*.ipynb"))
+        written = classroom.write_otter(notebooks, args.out)
+        print(f"wrote {len(written)} Otter Assign notebook(s) to {args.out}; "
+              f"then: otter assign {args.out}/NOTEBOOK.ipynb dist/")
+    elif args.command == "exercises":
+        page = classroom.EXERCISES_PAGE
+        old = page.read_text()
+        new = classroom.exercises_page(old, sorted(classroom.BOOK.glob("*.ipynb")))
+        if args.check:
+            if new != old:
+                print(f"{page.name} is out of date: run `make exercises`")
+                return 1
+            print(f"{page.name} lists every exercise")
+        elif new != old:
+            page.write_text(new)
+            print(f"updated {page}")
     return 0
 
 

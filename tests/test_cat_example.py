@@ -252,7 +252,12 @@ DIFF = re.compile(
 
 
 def test_numbers_in_the_prose(nb):
-    prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    # markdown cells, plus the explanations written as comments in solution cells
+    prose = "\n".join(
+        c.source if c.cell_type == "markdown"
+        else " ".join(line.lstrip("# ") for line in c.source.splitlines() if line.startswith("#"))
+        for c in nb.cells
+    )
     found = 0
     for func, arg_paren, degrees, arg_bare, value in TRIG.findall(prose):
         arg = float(arg_paren or arg_bare)
