@@ -48,8 +48,29 @@ def execute(path):
     client.execute()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nbformat.validate(nb)
     nbformat.write(nb, path)
+
+
+def merge_streams(outputs):
+    """Join consecutive stdout (or stderr) chunks into one output.
+
+    A kernel may deliver one cell's printing in several messages, split
+    wherever its output buffer happened to be flushed; which split you get
+    depends on timing. Joining them makes the stored notebook the same on
+    every run (nbval joins them too before comparing).
+    """
+    merged = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.output_type == "stream" and prev is not None
+                and prev.output_type == "stream" and prev.name == out.name):
+            prev.text += out.text
+        else:
+            merged.append(out)
+    return merged
 
 
 def main(argv=None):

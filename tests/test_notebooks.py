@@ -77,6 +77,11 @@ def test_notebook_is_valid_and_executed_in_order(path):
 def test_notebook_outputs_are_clean(path):
     nb = nbformat.read(path, as_version=4)
     for i, cell in enumerate(code_cells(nb)):
+        kinds = [(o.output_type, o.get("name")) for o in cell.get("outputs", [])]
+        assert all(a != b or a[0] != "stream" for a, b in zip(kinds, kinds[1:])), (
+            f"{path.name}, code cell {i + 1}: printing stored in several pieces "
+            "(shown as separate blocks); re-run `make execute`"
+        )
         for out in cell.get("outputs", []):
             where = f"{path.name}, code cell {i + 1}"
             assert out.output_type != "error", f"{where} stores an error"
