@@ -12,12 +12,13 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book test execute lock clean
+.PHONY: help venv book test execute bench lock clean
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
+	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json)"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -40,6 +41,11 @@ test: $(STAMP)
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
+
+# Not a test: timings depend on the machine and its load. Prints a table of
+# times and ratios; the appendix on fast tables shows the JSON it writes.
+bench: $(STAMP)
+	$(BIN)/python tests/bench_sinusoidal.py
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
