@@ -13,7 +13,7 @@ positions, the last pair almost ``base`` times slower.
 Short tables are computed straight from the formula (:func:`_direct`). Long
 ones use the rotation property :math:`\mathrm{PE}(pos + k) = M_k\,\mathrm{PE}(pos)`
 (see :func:`rotation_matrix`): the first block of rows comes from the formula,
-every later block is that block rotated (:func:`_angle_addition`). The result
+every later block is that block rotated (:func:`_rotation_blocks`). The result
 is the same table to about 1e-11, several times faster (``make bench``).
 """
 
@@ -28,6 +28,14 @@ from . import _checks
 __all__ = ["frequencies", "wavelengths", "sinusoidal", "rotation_matrix"]
 
 LAYOUTS = ("interleaved", "halves")
+
+# Tables with at most this many rows come straight from the formula.
+_DIRECT_ROWS = 64
+
+# The complex type whose (real, imag) pairs are two floats of the table, for
+# the tables that can be viewed as complex. Products are always computed in
+# complex128 and rounded once when they are stored in a float32 table.
+_COMPLEX = {np.dtype(np.float64): np.dtype(np.complex128), np.dtype(np.float32): np.dtype(np.complex64)}
 
 
 def frequencies(d_model, *, base=10000.0, endpoint=False):
@@ -188,9 +196,9 @@ def sinusoidal(
     omega = frequencies(d_model, base=base, endpoint=endpoint)
     n_sin, n_cos = len(omega), d_model // 2  # an odd width has one more sine
 
-    # Rows come in blocks of ceil(sqrt(length)) positions (at least
-    # _DIRECT_ROWS): each block is the first one rotated, see _rotation_blocks.
-    block = min(length, max(math.isqrt(length - 1) + 1, _DIRECT_ROWS))
+    # Rows come in blocks of ceil(sqrt(length)) positions, each block the first
+    # one rotated (see _rotation_blocks); a short table is one block, the formula.
+    block = length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
     blocks = _rotation_blocks(start, length, omega, block)
 
     pe = np.empty((length, d_model), dtype=dtype)
@@ -212,14 +220,6 @@ def sinusoidal(
             pe[rows, sin_cols] = z.real
             pe[rows, cos_cols] = z.imag[:, :n_cos]
     return pe
-
-
-# A (sin, cos) pair is handled as one complex number sin + 1j*cos, in the
-# precision of the table (angles and first rows are always float64).
-_COMPLEX = {np.dtype(np.float64): np.dtype(np.complex128), np.dtype(np.float32): np.dtype(np.complex64)}
-
-# Tables with at most this many rows come straight from the formula.
-_DIRECT_ROWS = 64
 
 
 def _direct(positions, omega):
@@ -273,8 +273,8 @@ def _rotation_blocks(start, length, omega, block):
     block : int
         Rows per block, from 1 to ``length``. :func:`sinusoidal` takes
         :math:`\lceil\sqrt{length}\,\rceil`, which balances the two sets of
-        angles, or ``_DIRECT_ROWS`` rows if that is more, so that a short
-        table is a single block: the formula itself.
+        angles, except for a table of at most ``_DIRECT_ROWS`` rows: that is
+        a single block, the formula itself.
 
     Yields
     ------
