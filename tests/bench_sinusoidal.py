@@ -117,12 +117,15 @@ def time_side_by_side(funcs, rounds, min_seconds):
     """Seconds per call of each function: a list of ``rounds`` samples each.
 
     In every round each function is timed once, in turn, so a burst of load
-    from another process hits all of them alike.
+    from another process hits all of them alike; the order rotates from
+    round to round, so that none of them always runs right after another.
     """
     numbers = {name: loops_for(f, min_seconds) for name, f in funcs.items()}
     samples = {name: [] for name in funcs}
-    for _ in range(rounds):
-        for name, f in funcs.items():
+    names = list(funcs)
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            f = funcs[name]
             n = numbers[name]
             start = time.perf_counter()
             for _ in range(n):
@@ -190,6 +193,7 @@ def run(rounds, min_seconds, log=print):
             "layout": layout,
             "median_seconds": median,
             "min_seconds": best,
+            "samples_seconds": samples,
             "speedup": median["direct"] / median["posenc"],
             "vs_fill": median["posenc"] / median["fill"],
             "speedup_min": best["direct"] / best["posenc"],
@@ -207,7 +211,7 @@ def run(rounds, min_seconds, log=print):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=7, help="samples per method and case (default 7)")
+    parser.add_argument("--rounds", type=int, default=9, help="samples per method and case (default 9)")
     parser.add_argument("--min-seconds", type=float, default=0.02,
                         help="a sample repeats the call until it lasts this long (default 0.02)")
     parser.add_argument("--output", type=pathlib.Path, default=OUTPUT,
@@ -217,7 +221,8 @@ def main(argv=None):
     info = machine()
     print(f"posenc.sinusoidal benchmark: {info['cpu']}, {info['logical_cpus']} logical CPUs, "
           f"Python {info['python']}, numpy {info['numpy']}")
-    print(f"median of {args.rounds} rounds, the three methods timed in turn in each round\n")
+    print(f"median of {args.rounds} rounds; in each round the three methods are timed in turn, "
+          f"in a rotating order\n")
     load_before = load_average()
     results = run(args.rounds, args.min_seconds)
     load_after = load_average()
@@ -236,7 +241,8 @@ def main(argv=None):
                  "written by tests/bench_sinusoidal.py (make bench).",
         "machine": {**info, "load_average_before": load_before, "load_average_after": load_after},
         "method": {"rounds": args.rounds, "min_seconds_per_sample": args.min_seconds,
-                   "statistic": "median over rounds; the three methods are timed in turn in each round"},
+                   "statistic": "median over rounds; in each round the three methods are timed in turn, "
+                                "in a rotating order"},
         "targets": {"case": list(HEADLINE), "dtype": "float64", "speedup_at_least": TARGET_SPEEDUP,
                     "vs_fill_at_most": TARGET_VS_FILL, "speedup_met": ok_speed, "vs_fill_met": ok_fill},
         "cases": results,
@@ -245,7 +251,8 @@ def main(argv=None):
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     shown = args.output.resolve()
     shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown
-    print(f"results written to {shown}")
+    print(f"results written to {shown}; the appendix shows them: refresh its stored outputs with\n"
+          f"  .venv/bin/python tests/nbtools.py execute book/appendix_fast_tables.ipynb")
     return 0
 
 
