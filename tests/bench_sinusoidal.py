@@ -12,8 +12,9 @@ side, in one run, on the same machine:
     price of merely writing that much memory, which no method can beat.
 
 The machine may be shared and noisy, so the three are run in turn, one
-sample of each per round, and each case reports the median (and the
-minimum) over the rounds; the ratios compare numbers taken side by side.
+sample of each per round (in a rotating order), and each case reports the
+median (and the minimum) over the rounds; the ratios compare numbers taken
+side by side.
 The results are printed as a table and written to
 ``book/data/bench_sinusoidal.json``, which the book's appendix reads.
 
@@ -171,6 +172,7 @@ def machine():
 
 
 def load_average():
+    """The load averages over 1, 5 and 15 minutes (None where unknown)."""
     try:
         return [round(x, 2) for x in os.getloadavg()]
     except (AttributeError, OSError):
@@ -178,6 +180,7 @@ def load_average():
 
 
 def run(rounds, min_seconds, log=print):
+    """Time every case, print a line for each, and return the results."""
     results = []
     log(f"{'case':>10} {'length':>6} {'d_model':>7} {'dtype':>7} {'layout':>11} | "
         f"{'direct':>9} {'posenc':>9} {'fill':>9} | {'direct/posenc':>13} {'posenc/fill':>11} {'ns/entry':>8} {'max diff':>9}")
