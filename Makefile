@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book test execute student otter exercises lock clean
+.PHONY: help venv book test execute student otter exercises bench lock clean
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
@@ -21,6 +21,7 @@ help:
 	@echo "make student  write the student edition (solutions removed) to _build/student"
 	@echo "make otter    write Otter Assign versions of the chapters to _build/otter"
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
+	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json)"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -52,6 +53,11 @@ otter: $(STAMP)
 
 exercises: $(STAMP)
 	$(BIN)/python tests/nbtools.py exercises
+
+# Not a test: timings depend on the machine and its load. Prints a table of
+# times and ratios; the appendix on fast tables shows the JSON it writes.
+bench: $(STAMP)
+	$(BIN)/python tests/bench_sinusoidal.py
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -9,9 +9,17 @@ r"""The sinusoidal positional encoding of Vaswani et al. (2017).
 Position ``pos`` is a row, dimension ``2i`` / ``2i+1`` a column. Pair ``i``
 turns at angular frequency :math:`\omega_i`: pair 0 once per :math:`2\pi`
 positions, the last pair almost ``base`` times slower.
+
+Short tables are computed straight from the formula (:func:`_direct`). Long
+ones use the rotation property :math:`\mathrm{PE}(pos + k) = M_k\,\mathrm{PE}(pos)`
+(see :func:`rotation_matrix`): the first block of rows comes from the formula,
+every later block is that block rotated (:func:`_rotation_blocks`). The result
+is the same table to about 1e-11, several times faster (``make bench``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -20,6 +28,14 @@ from . import _checks
 __all__ = ["frequencies", "wavelengths", "sinusoidal", "rotation_matrix"]
 
 LAYOUTS = ("interleaved", "halves")
+
+# Tables with at most this many rows come straight from the formula.
+_DIRECT_ROWS = 64
+
+# The complex type whose (real, imag) pairs are two floats of the table, for
+# the tables that can be viewed as complex. Products are always computed in
+# complex128 and rounded once when they are stored in a float32 table.
+_COMPLEX = {np.dtype(np.float64): np.dtype(np.complex128), np.dtype(np.float32): np.dtype(np.complex64)}
 
 
 def frequencies(d_model, *, base=10000.0, endpoint=False):
@@ -135,7 +151,8 @@ def sinusoidal(
     endpoint : bool, default False
         See :func:`frequencies`.
     dtype : numpy floating dtype, default numpy.float64
-        Type of the returned table. Angles are always formed in float64.
+        Type of the returned table. Angles, sines and cosines are always
+        computed in float64 and rounded to ``dtype`` once, at the end.
 
     Returns
     -------
@@ -148,6 +165,18 @@ def sinusoidal(
     ValueError
         If ``length`` or ``d_model`` is less than 1, ``base`` is not positive
         and finite, or ``layout`` is unknown.
+
+    Notes
+    -----
+    Tables of up to 64 rows come straight from the formula. Longer ones use
+    the rotation property :math:`\mathrm{PE}(pos + k) = M_k\,\mathrm{PE}(pos)`
+    of :func:`rotation_matrix`: the first :math:`\lceil\sqrt{length}\,\rceil`
+    rows are computed by the formula, and every later block of rows is that
+    block moved on by ``k`` positions, by the angle-addition formulas
+    (``_rotation_blocks`` in the source). This needs a sine and a cosine for
+    only about :math:`2\sqrt{length}` positions instead of ``length``, and
+    agrees with the formula to within about 1e-11 at 65536 positions, the
+    size of the rounding error of the angles :math:`pos\,\omega_i` themselves.
 
     Examples
     --------
@@ -165,20 +194,113 @@ def sinusoidal(
     layout = _checks.choice("layout", layout, LAYOUTS)
     dtype = _checks.float_dtype("dtype", dtype)
     omega = frequencies(d_model, base=base, endpoint=endpoint)
+    n_sin, n_cos = len(omega), d_model // 2  # an odd width has one more sine
 
-    pos = np.arange(start, start + length, dtype=np.float64)
-    angles = np.outer(pos, omega)  # angles[pos, i] = pos * omega_i
-    n_sin, n_cos = len(omega), d_model // 2
-    sines, cosines = np.sin(angles), np.cos(angles[:, :n_cos])
+    # Rows come in blocks of ceil(sqrt(length)) positions, each block the first
+    # one rotated (see _rotation_blocks); a short table is one block, the formula.
+    block = length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
+    blocks = _rotation_blocks(start, length, omega, block)
 
     pe = np.empty((length, d_model), dtype=dtype)
-    if layout == "interleaved":
-        pe[:, 0::2] = sines
-        pe[:, 1::2] = cosines
+    if layout == "interleaved" and n_sin == n_cos and dtype in _COMPLEX:
+        # Columns 2i and 2i+1 hold (sin, cos) side by side in memory, like the
+        # real and imaginary parts of a complex number: viewed as complex, the
+        # table has one column per pair and the products land in it directly.
+        pairs = pe.view(_COMPLEX[dtype])
+        for rows, first, turn in blocks:
+            np.multiply(first, turn, out=pairs[rows])  # angle addition
     else:
-        pe[:, :n_sin] = sines
-        pe[:, n_sin:] = cosines
+        if layout == "interleaved":
+            sin_cols, cos_cols = slice(0, None, 2), slice(1, None, 2)
+        else:
+            sin_cols, cos_cols = slice(0, n_sin), slice(n_sin, None)
+        scratch = np.empty((block, n_sin), dtype=np.complex128)  # reused by every block
+        for rows, first, turn in blocks:
+            z = np.multiply(first, turn, out=scratch[: len(first)])  # angle addition
+            pe[rows, sin_cols] = z.real
+            pe[rows, cos_cols] = z.imag[:, :n_cos]
     return pe
+
+
+def _direct(positions, omega):
+    r"""The formula as written: one sine and one cosine per entry.
+
+    Returns the complex array ``z[p, i] = sin(positions[p] * omega[i])
+    + 1j * cos(positions[p] * omega[i])``: the real part is the sine column,
+    the imaginary part the cosine column of pair ``i``.
+
+    >>> z = _direct(np.array([0.0, 1.0]), np.array([1.0, 0.01]))
+    >>> z.real.round(4)
+    array([[0.    , 0.    ],
+           [0.8415, 0.01  ]])
+    >>> z.imag.round(4)
+    array([[1.    , 1.    ],
+           [0.5403, 1.    ]])
+    """
+    angles = np.outer(positions, omega)  # angles[p, i] = pos_p * omega_i
+    z = np.empty(angles.shape, dtype=np.complex128)
+    z.real = np.sin(angles)
+    z.imag = np.cos(angles)
+    return z
+
+
+def _rotation_blocks(start, length, omega, block):
+    r"""Cut the table into blocks of rows, each one a rotation of the first.
+
+    Block ``q`` holds positions ``start + q*block + r`` for ``r < block``:
+    it is the first block moved on by ``k = q*block`` positions. By the
+    rotation property each (sin, cos) pair of the first block turns by the
+    angle :math:`k\omega_i`. For ``z = sin + 1j*cos`` that turn is one complex
+    multiplication by :math:`e^{-ik\omega_i}`, and multiplied out it is
+    exactly the two angle-addition formulas:
+
+    .. math::
+
+        (\cos k\omega - i\sin k\omega)(\sin\theta + i\cos\theta)
+        = \underbrace{(\sin\theta\cos k\omega + \cos\theta\sin k\omega)}_{\sin(\theta + k\omega)}
+        + i\,\underbrace{(\cos\theta\cos k\omega - \sin\theta\sin k\omega)}_{\cos(\theta + k\omega)}
+
+    The whole table then needs sines and cosines of ``(block + n_blocks) * n``
+    angles (about :math:`2\sqrt{length}\,n` instead of :math:`length\cdot n`)
+    and one complex product (4 multiplications, 2 additions) per pair.
+
+    Parameters
+    ----------
+    start, length : int
+        The positions ``start, ..., start + length - 1``.
+    omega : numpy.ndarray of shape ``(n,)``
+        The frequencies.
+    block : int
+        Rows per block, from 1 to ``length``. :func:`sinusoidal` takes
+        :math:`\lceil\sqrt{length}\,\rceil`, which balances the two sets of
+        angles, except for a table of at most ``_DIRECT_ROWS`` rows: that is
+        a single block, the formula itself.
+
+    Yields
+    ------
+    rows : slice
+        The rows of the table that the block covers.
+    first : complex numpy.ndarray of shape ``(rows.stop - rows.start, n)``
+        The pairs of the first block (:func:`_direct`), as many rows as needed.
+    turn : complex numpy.ndarray of shape ``(n,)``
+        :math:`e^{-ik\omega_i}`; ``first * turn`` are the pairs of ``rows``.
+
+    Examples
+    --------
+    >>> omega = frequencies(6)
+    >>> z = np.concatenate([first * turn for _, first, turn in _rotation_blocks(0, 10, omega, 3)])
+    >>> bool(np.allclose(z, _direct(np.arange(10.0), omega), rtol=0, atol=1e-15))
+    True
+    """
+    first = _direct(np.arange(start, start + block, dtype=np.float64), omega)
+    k = range(0, length, block)  # how far each block is from the first one
+    k_omega = np.outer(k, omega)
+    turns = np.empty(k_omega.shape, dtype=np.complex128)  # exp(-1j * k * omega)
+    turns.real = np.cos(k_omega)
+    turns.imag = -np.sin(k_omega)
+    for lo, turn in zip(k, turns):
+        rows = slice(lo, min(lo + block, length))
+        yield rows, first[: rows.stop - lo], turn
 
 
 def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endpoint=False):
