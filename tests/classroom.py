@@ -460,8 +460,9 @@ def _runtime_requirements():
 def write_student(notebooks, out):
     """Write the student edition of ``notebooks`` to the folder ``out``.
 
-    ``out`` is emptied first. It receives one notebook per input, a copy of
-    the ``posenc`` package, ``requirements.txt`` and ``README.md``. Returns
+    ``out`` is emptied first. It receives one notebook per input, the
+    ``data/`` folder beside them if there is one, a copy of the ``posenc``
+    package, ``requirements.txt`` and ``README.md``. Returns
     the paths of the notebooks written.
     """
     out = pathlib.Path(out)
@@ -476,6 +477,9 @@ def write_student(notebooks, out):
         target = out / path.name
         nbformat.write(nb, target)
         written.append(target)
+        data = path.parent / "data"  # files a notebook reads (the appendix's benchmark figures)
+        if data.is_dir() and not (out / "data").exists():
+            shutil.copytree(data, out / "data")
     shutil.copytree(ROOT / "posenc", out / "posenc", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (out / "requirements.txt").write_text(
         "# What the student notebooks need (posenc's dependencies, same pins as the book)\n"

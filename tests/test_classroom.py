@@ -37,6 +37,14 @@ BOOK_NOTEBOOKS = notebooks()
 ALL_NOTEBOOKS = [*BOOK_NOTEBOOKS, FIXTURE]
 
 
+def _chapter_notebooks():
+    """The notebooks of the toc part "Chapters": each must end with exercises.
+    (Appendices may have none.)"""
+    parts = yaml.safe_load((ROOT / "_toc.yml").read_text()).get("parts", [])
+    files = [c["file"] for p in parts if p.get("caption") == "Chapters" for c in p["chapters"]]
+    return [p for p in BOOK_NOTEBOOKS if name(p).removesuffix(".ipynb") in files]
+
+
 def name(path):
     return str(path.relative_to(ROOT))
 
@@ -69,7 +77,14 @@ each_notebook = pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=name)
 def test_exercises_follow_the_convention(path):
     exercises, problems = classroom.find_exercises(read(path), module=module_name(path))
     assert not problems, f"{name(path)}:\n" + "\n".join(problems)
-    assert exercises, f"{name(path)} has no exercise; every chapter ends with exercises"
+    if path == FIXTURE or path in _chapter_notebooks():
+        assert exercises, f"{name(path)} has no exercise; every chapter ends with exercises"
+
+
+def test_every_chapter_is_in_the_chapters_part():
+    chapters = _chapter_notebooks()
+    assert len(chapters) >= 4, f"the toc part 'Chapters' lists only {chapters}"
+    assert all(p.name[:2].isdigit() for p in chapters)
 
 
 @each_notebook
@@ -219,7 +234,7 @@ def test_chapters_are_numbered_so_exercises_are_numbered_per_chapter():
     """Exercise 2.3 means chapter 2: that needs `numbered: true` on each part
     that holds chapter notebooks (Sphinx numbers figures and exercises by
     section only in a numbered toctree; otherwise they run 1..N over the book)."""
-    chapters = {name(p).removesuffix(".ipynb") for p in BOOK_NOTEBOOKS}
+    chapters = {name(p).removesuffix(".ipynb") for p in BOOK_NOTEBOOKS if exercises_of(p)}
     for part in _toc_parts():
         files = {c.get("file") for c in part.get("chapters", [])}
         if files & chapters:
@@ -278,9 +293,12 @@ def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, stu
 
 @each_notebook
 def test_no_solution_text_survives(path, student):
+    text = student[path].read_text()
+    if not exercises_of(path):  # an appendix without exercises
+        assert classroom.BEGIN_WORDS not in text
+        return
     secret = classroom.solution_only_lines(read(path))
     assert secret, f"{name(path)}: no solution line found to hide"
-    text = student[path].read_text()
     assert classroom.BEGIN_WORDS not in text and classroom.END_WORDS not in text
     target = nbformat.read(student[path], as_version=4)
     for i, cell in enumerate(target.cells):
@@ -378,7 +396,7 @@ def html_problems(html, exercises, *, chapter=None):
 
 def test_book_html_numbers_exercises_and_hides_solutions(built_book):
     chapters_seen = set()
-    for path in BOOK_NOTEBOOKS:
+    for path in filter(exercises_of, BOOK_NOTEBOOKS):
         exercises = exercises_of(path)
         html = (built_book / "book" / (path.stem + ".html")).read_text()
         problems = html_problems(html, exercises)
