@@ -11,6 +11,7 @@ text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
 rotary      rotary position embedding (RoPE)
 relative    relative positions, T5 buckets, ALiBi
+learned     learned position tables and a tiny attention model trained in NumPy
 plot        the book's pictures
 exercises   the checkers of the book's exercises
 """
@@ -18,6 +19,8 @@ exercises   the checkers of the book's exercises
 from . import exercises, plot
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
+from .learned import *  # noqa: F401,F403
+from .learned import __all__ as _learned_all
 from .relative import *  # noqa: F401,F403
 from .relative import __all__ as _relative_all
 from .rotary import *  # noqa: F401,F403
@@ -35,6 +38,7 @@ __all__ = [
     *_attention_all,
     *_rotary_all,
     *_relative_all,
+    *_learned_all,
     "exercises",
     "plot",
 ]
