@@ -97,17 +97,20 @@ def check_learned_gpt2_params(n_params):
     return _report(False, "", hint)
 
 
-def check_learned_untouched_rows(rows):
-    """Check which rows of the trained position table never moved from their initial values.
+def check_learned_extend(extend):
+    r"""Check a function that continues a learned position table along a straight line.
 
-    In the chapter the table has 64 rows and the model is trained on
-    sequences of 4 to 16 tokens.
+    ``extend(P, n_trained)`` receives a table whose first ``n_trained`` rows
+    were trained and must return a table of the same shape in which those
+    rows are unchanged and every later row ``r`` continues the straight line
+    :math:`a + r\,b` that best fits the trained rows (least squares). The
+    checker calls it on tables whose trained rows lie exactly on a line, so
+    that the right continuation is known, and on one where they do not.
 
     Parameters
     ----------
-    rows : array_like of int, or array_like of bool
-        The indices of the untouched rows, in any order (a list, a range, an
-        array), or a boolean mask with one entry per row of the table.
+    extend : callable
+        ``extend(P, n_trained) -> numpy.ndarray`` of the shape of ``P``.
 
     Returns
     -------
@@ -115,42 +118,48 @@ def check_learned_untouched_rows(rows):
 
     Examples
     --------
-    >>> check_learned_untouched_rows([])
-    Not yet. Some rows were never used by any training sequence: compare the trained table with a fresh one, row by row.
+    >>> check_learned_extend(lambda P, n_trained: P)
+    Not yet. Rows from n_trained on should continue the line a + r * b that fits the trained rows.
     False
     """
-    n_rows, trained = 64, 16
-    expected = np.arange(trained, n_rows)
-    arr = np.asarray(list(rows) if isinstance(rows, (range, set, frozenset)) else rows)
-    if arr.dtype == bool:
-        if arr.shape != (n_rows,):
-            return _report(False, "", "A boolean mask needs one entry per row of the table (64).")
-        arr = np.flatnonzero(arr)
-    if arr.size and (arr.dtype.kind not in "iuf" or arr.ndim != 1 or np.any(arr != np.round(arr))):
-        return _report(False, "", "Give the row numbers as a 1-D list or array of integers.")
-    found = np.unique(arr.astype(int)) if arr.size else np.array([], dtype=int)
-    if len(found) == len(arr) and np.array_equal(found, expected):
-        return _report(
-            True,
-            "No training sequence was long enough to reach these rows, so their gradient "
-            "was always zero and Adam never moved them.",
-            "",
-        )
-    if len(found) != len(arr):
-        hint = "Each row should appear once."
-    elif found.size == 0:
-        hint = ("Some rows were never used by any training sequence: compare the trained "
-                "table with a fresh one, row by row.")
-    elif np.array_equal(found, np.arange(trained + 1, n_rows)) or np.array_equal(
-        found, np.arange(trained - 1, n_rows)
-    ):
-        hint = ("Off by one: positions are counted from 0, so a sequence of length n "
-                "uses rows 0 to n - 1.")
-    elif found.min() < trained:
-        hint = "Some of these rows were used in training: sequences of 4 tokens already reach rows 0 to 3."
-    else:
-        hint = "Some untouched rows are missing: the table has 64 rows in all."
-    return _report(False, "", hint)
+    if not callable(extend):
+        return _report(False, "", "Pass the function itself: extend, without calling it.")
+    rng = np.random.default_rng(2024)
+    cases = []
+    for n_rows, d_model, n_trained in [(64, 16, 16), (10, 3, 4), (7, 2, 2)]:
+        a, b = rng.normal(size=d_model), rng.normal(size=d_model)
+        line = a + np.arange(n_rows)[:, None] * b
+        P = line.copy()
+        P[n_trained:] = rng.normal(0.0, 0.02, size=(n_rows - n_trained, d_model))
+        cases.append((P, n_trained, line))
+    # trained rows off a line: the continuation is the least-squares fit
+    P = rng.normal(size=(12, 4))
+    X = np.stack([np.ones(6), np.arange(6)], axis=1)
+    coef = np.linalg.lstsq(X, P[:6], rcond=None)[0]
+    fit = P.copy()
+    fit[6:] = coef[0] + np.arange(6, 12)[:, None] * coef[1]
+    cases.append((P, 6, fit))
+
+    for P, n_trained, expected in cases:
+        try:
+            out = np.asarray(extend(P.copy(), n_trained), dtype=float)
+        except Exception as error:  # the learner's code may fail in any way
+            return _report(False, "", f"Calling extend(P, n_trained) raised {type(error).__name__}: {error}")
+        if out.shape != P.shape:
+            return _report(False, "", "Return a table of the same shape as P, one row per position.")
+        if not np.allclose(out[:n_trained], P[:n_trained], rtol=0, atol=1e-9):
+            return _report(False, "", "Leave the trained rows (0 to n_trained - 1) as they are.")
+        if not np.allclose(out[n_trained:], expected[n_trained:], rtol=1e-6, atol=1e-6):
+            if np.allclose(out, P):
+                hint = "Rows from n_trained on should continue the line a + r * b that fits the trained rows."
+            elif n_trained == 6:
+                hint = ("Right on exact lines, not on noisy rows: fit a + r * b to all trained rows by "
+                        "least squares (np.linalg.lstsq), not through two of them.")
+            else:
+                hint = ("Rows from n_trained on should continue the line a + r * b that fits the "
+                        "trained rows; check the values of r you use (the position of each row).")
+            return _report(False, "", hint)
+    return _report(True, "The trained rows stay, and the rows training never reached continue their line.", "")
 
 
 def check_learned_bag_tasks(answer):

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .attention import causal_mask, softmax
+from .attention import causal_mask
 from .relative import alibi_bias
 from .rotary import rope
 from .sinusoidal import sinusoidal
@@ -120,6 +120,8 @@ def lookup(table, indices):
 
     Raises
     ------
+    TypeError
+        If ``indices`` are not integers.
     ValueError
         If an index is negative or past the last row. A learned position
         table has no row for a position it was not built for.
@@ -330,9 +332,11 @@ def forward(model, tokens):
 
     Raises
     ------
+    TypeError
+        If ``tokens`` are not integers.
     ValueError
-        If a token id is out of range or, with ``"learned"``, ``n`` is longer
-        than the table (``max_len``).
+        If ``tokens`` is not 2-D, a token id is out of range or, with
+        ``"learned"``, ``n`` is longer than the table (``max_len``).
 
     Examples
     --------
@@ -450,9 +454,10 @@ def _loss_and_grads(model, tokens, labels):
     batch, n, d_model = h.shape
     rows = np.arange(batch)
 
-    probs = softmax(logits, axis=1)
-    loss = float(-np.mean(np.log(probs[rows, labels])))
-    d_logits = probs.copy()
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))  # stable log-softmax
+    loss = float(-np.mean(log_probs[rows, labels]))
+    d_logits = np.exp(log_probs)  # softmax(logits)
     d_logits[rows, labels] -= 1.0
     d_logits /= batch
 
@@ -582,7 +587,7 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     return state
 
 
-def train(model, *, steps=300, batch_size=64, lengths=(4, 16), lr=0.02, task=order_task, seed=0):
+def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=order_task, seed=0):
     """Train a copy of ``model`` with Adam on fresh batches from ``task``.
 
     At each step the sequence length is drawn uniformly from
@@ -594,7 +599,7 @@ def train(model, *, steps=300, batch_size=64, lengths=(4, 16), lr=0.02, task=ord
     model : dict
         From :func:`init_model`; it is not changed.
     steps : int, default 300
-    batch_size : int, default 64
+    batch_size : int, default 32
     lengths : (int, int), default (4, 16)
         Shortest and longest training length. Positions at and past
         ``lengths[1]`` are never seen in training.

@@ -46,42 +46,76 @@ def test_gpt2_params_wrong(answer, words, capsys):
         assert shown not in out
 
 
-# --- check_learned_untouched_rows ---------------------------------------------
-
-UNTOUCHED = list(range(16, 64))  # training lengths 4..16 use rows 0..15 only
-MASK = np.arange(64) >= 16
+# --- check_learned_extend ------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [UNTOUCHED, range(16, 64), np.arange(16, 64), UNTOUCHED[::-1], set(UNTOUCHED), MASK, list(MASK),
-     np.arange(16, 64, dtype=float), tuple(UNTOUCHED)],
-)
-def test_untouched_rows_right(answer, capsys):
-    assert ex.check_learned_untouched_rows(answer)
+def extend_lstsq(P, n_trained):
+    """Least-squares line through the trained rows, continued."""
+    r = np.arange(n_trained)
+    X = np.stack([np.ones(n_trained), r], axis=1)
+    (a, b), *_ = np.linalg.lstsq(X, P[:n_trained], rcond=None)
+    out = P.copy()
+    out[n_trained:] = a + np.arange(n_trained, len(P))[:, None] * b
+    return out
+
+
+def extend_polyfit(P, n_trained):
+    """The same line from np.polyfit, one column at a time, written into P in place."""
+    rows = np.arange(len(P))
+    for j in range(P.shape[1]):
+        slope, intercept = np.polyfit(np.arange(n_trained), P[:n_trained, j], 1)
+        P[n_trained:, j] = intercept + slope * rows[n_trained:]
+    return P.tolist()
+
+
+def extend_two_points(P, n_trained):
+    """Through the last two trained rows only: exact on a line, wrong on noisy rows."""
+    out = P.copy()
+    step = P[n_trained - 1] - P[n_trained - 2]
+    out[n_trained:] = P[n_trained - 1] + np.arange(1, len(P) - n_trained + 1)[:, None] * step
+    return out
+
+
+def extend_off_by_one(P, n_trained):
+    out = extend_lstsq(P, n_trained)
+    out[n_trained:] += out[1] - out[0]  # continues from r + 1
+    return out
+
+
+def extend_overwrites(P, n_trained):
+    """Replaces the trained rows by the fitted line too."""
+    out = extend_lstsq(P, n_trained)
+    X = np.stack([np.ones(n_trained), np.arange(n_trained)], axis=1)
+    out[:n_trained] = X @ np.linalg.lstsq(X, P[:n_trained], rcond=None)[0]
+    return out
+
+
+def extend_crashes(P, n_trained):
+    raise RuntimeError("not written yet")
+
+
+@pytest.mark.parametrize("answer", [extend_lstsq, extend_polyfit])
+def test_extend_right(answer, capsys):
+    assert ex.check_learned_extend(answer)
     assert capsys.readouterr().out.startswith("Correct!")
 
 
 @pytest.mark.parametrize(
     "answer, words",
     [
-        ([], "compare the trained table"),
-        (range(17, 64), "Off by one"),
-        (range(15, 64), "Off by one"),
-        (range(0, 64), "were used in training"),
-        (range(16, 40), "missing"),
-        (UNTOUCHED + [20], "appear once"),
-        (np.ones(10, dtype=bool), "one entry per row"),
-        ([16.5, 17.0], "integers"),
-        (np.arange(16, 64).reshape(6, 8), "1-D"),
-        (["a", "b"], "integers"),
+        (lambda P, n_trained: P, "continue the line"),
+        (extend_two_points, "least squares"),
+        (extend_off_by_one, "values of r"),
+        (extend_overwrites, "Leave the trained rows"),
+        (lambda P, n_trained: P[:n_trained], "same shape"),
+        (extend_crashes, "raised RuntimeError: not written yet"),
+        (extend_lstsq(np.ones((4, 2)), 2), "function itself"),
     ],
 )
-def test_untouched_rows_wrong(answer, words, capsys):
-    assert ex.check_learned_untouched_rows(answer) is False
+def test_extend_wrong(answer, words, capsys):
+    assert ex.check_learned_extend(answer) is False
     out = capsys.readouterr().out
     assert out.startswith("Not yet.") and words in out
-    assert "16" not in out and "range(" not in out
 
 
 # --- check_learned_bag_tasks -----------------------------------------------------

@@ -383,7 +383,7 @@ def test_train_accepts_another_task():
         tokens = rng.integers(0, 2, size=(n_examples, length))
         return tokens, ((tokens == 0).sum(axis=1) > (tokens == 1).sum(axis=1)).astype(int)
 
-    trained, history = train(init_model("none", vocab_size=2), steps=100, lengths=(3, 9),
+    trained, history = train(init_model("none", vocab_size=2), steps=300, lengths=(3, 9),
                              task=majority_task, seed=0)
     assert accuracy(trained, *majority_task(500, 9, seed=1)) > 0.9  # a bag task: no positions needed
 
