@@ -264,14 +264,15 @@ def init_model(
     causal : bool, default False
         ``True``: position ``i`` attends only to ``j <= i`` (a decoder).
     token_std : float, default 1.0
-        Standard deviation of the initial token embeddings. Weight matrices
-        start from :math:`\\mathcal{N}(0, 1/d_{model})`.
+        Standard deviation of the initial token embeddings. BERT and GPT-2
+        start theirs at 0.02 and rescale every input with a LayerNorm; this
+        model has no LayerNorm, so its tokens start at unit size directly.
+        Weight matrices start from :math:`\\mathcal{N}(0, 1/d_{model})`.
     position_std : float, default 0.02
         Standard deviation of the initial position table (``"learned"``
-        only), the value of BERT. Next to unit-size token embeddings the
-        positions start almost silent, as in BERT and GPT-2, whose tables
-        start at 0.02 and 0.01 (there a LayerNorm, which this model does not
-        have, rescales the sum).
+        only): BERT's value (GPT-2 uses 0.01). Next to unit-size token
+        embeddings, positions start almost silent, and rows that training
+        never reaches stay close to zero.
     seed : int or numpy.random.Generator, default 0
 
     Returns
