@@ -12,6 +12,7 @@ attention   scaled dot-product attention, softmax, causal masks
 rotary      rotary position embedding (RoPE)
 relative    relative positions, T5 buckets, ALiBi
 by_hand     one table entry computed step by step, as with a pencil
+learned     learned position tables and a tiny attention model trained in NumPy
 plot        the book's pictures
 exercises   the checkers of the book's exercises
 """
@@ -20,6 +21,8 @@ from . import exercises, plot
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .by_hand import explain_entry  # noqa: F401
+from .learned import *  # noqa: F401,F403
+from .learned import __all__ as _learned_all
 from .relative import *  # noqa: F401,F403
 from .relative import __all__ as _relative_all
 from .rotary import *  # noqa: F401,F403
@@ -38,6 +41,7 @@ __all__ = [
     *_rotary_all,
     *_relative_all,
     "explain_entry",
+    *_learned_all,
     "exercises",
     "plot",
 ]

@@ -1,0 +1,413 @@
+"""Tests of posenc.learned: the table, the task, the model, its gradients, training.
+
+The forward pass is compared with a slow reference written head by head with
+posenc.attention; the backward pass with central finite differences, for every
+entry of every parameter of every position scheme.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import alibi_bias, attention, causal_mask, learned, rope, sinusoidal
+from posenc.learned import (
+    ORDER_VOCAB,
+    SCHEMES,
+    accuracy,
+    adam_step,
+    attention_weights,
+    forward,
+    init_model,
+    init_table,
+    lookup,
+    lookup_backward,
+    loss_and_grads,
+    order_task,
+    train,
+)
+
+# --- the table ---------------------------------------------------------------
+
+
+def test_init_table_is_seeded_normal():
+    P = init_table(5, 3, std=0.5, seed=4)
+    np.testing.assert_array_equal(P, np.random.default_rng(4).normal(0.0, 0.5, (5, 3)))
+    assert P.dtype == np.float64
+    rng = np.random.default_rng(1)
+    assert not np.array_equal(init_table(2, 2, seed=rng), init_table(2, 2, seed=rng))
+
+
+def test_lookup_by_hand():
+    P = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    np.testing.assert_array_equal(lookup(P, [2, 0, 2]), [[4, 5], [0, 1], [4, 5]])
+    out = lookup(P, [[0, 1], [1, 1]])  # a batch of index rows
+    assert out.shape == (2, 2, 2)
+    np.testing.assert_array_equal(out[1], [[2, 3], [2, 3]])
+
+
+def test_lookup_backward_adds_repeated_rows_and_leaves_others_zero():
+    grad = np.array([[1.0, 2.0], [10.0, 20.0], [100.0, 200.0]])
+    d_table = lookup_backward(grad, [3, 0, 3], n_rows=5)
+    np.testing.assert_array_equal(d_table, [[10, 20], [0, 0], [0, 0], [101, 202], [0, 0]])
+
+
+def test_lookup_backward_is_the_transpose_of_lookup():
+    # <lookup(P, idx), G> = <P, lookup_backward(G, idx)> for every P and G
+    rng = np.random.default_rng(0)
+    P, idx = rng.normal(size=(6, 4)), rng.integers(0, 6, size=(3, 5))
+    G = rng.normal(size=(3, 5, 4))
+    lhs = np.sum(lookup(P, idx) * G)
+    rhs = np.sum(P * lookup_backward(G, idx, 6))
+    assert np.isclose(lhs, rhs, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: init_table(0, 4), ValueError, "n_rows"),
+        (lambda: init_table(4, 2.0), TypeError, "d_model"),
+        (lambda: init_table(4, 4, std=0), ValueError, "std"),
+        (lambda: init_table(4, 4, seed=-1), ValueError, "seed"),
+        (lambda: init_table(4, 4, seed="a"), TypeError, "seed"),
+        (lambda: lookup(np.ones((3, 2)), [0, 3]), ValueError, r"indices must lie in \[0, 3\)"),
+        (lambda: lookup(np.ones((3, 2)), [-1]), ValueError, "indices"),
+        (lambda: lookup(np.ones((3, 2)), [0.0, 1.0]), TypeError, "indices must be integers"),
+        (lambda: lookup(np.ones(3), [0]), ValueError, "table must have 2"),
+        (lambda: lookup_backward(np.ones((2, 4)), [0, 1, 2], 3), ValueError, "grad must have shape"),
+        (lambda: lookup_backward(np.ones((1, 4)), [5], 3), ValueError, "indices"),
+        (lambda: lookup_backward(np.ones((1, 4)), [0], 0), ValueError, "n_rows"),
+    ],
+)
+def test_table_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# --- the task -----------------------------------------------------------------
+
+
+@given(n=st.integers(1, 20), length=st.integers(2, 30), seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_order_task_has_one_A_one_B_and_the_right_label(n, length, seed):
+    tokens, labels = order_task(n, length, seed=seed)
+    assert tokens.shape == (n, length) and labels.shape == (n,)
+    assert np.all((tokens == 0).sum(axis=1) == 1) and np.all((tokens == 1).sum(axis=1) == 1)
+    assert tokens.min() >= 0 and tokens.max() < len(ORDER_VOCAB)
+    where_a, where_b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (where_b < where_a).astype(int))
+
+
+def test_order_task_is_balanced_and_reproducible():
+    tokens, labels = order_task(4000, 10, seed=3)
+    assert abs(labels.mean() - 0.5) < 0.03
+    first = (tokens == 0).argmax(axis=1)
+    assert np.bincount(first, minlength=10).min() > 300  # every position is used
+    again = order_task(4000, 10, seed=3)
+    np.testing.assert_array_equal(tokens, again[0])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: order_task(0, 5), ValueError, "n_examples"),
+        (lambda: order_task(3, 1), ValueError, "length must be an integer >= 2"),
+        (lambda: order_task(3, 5.0), TypeError, "length"),
+        (lambda: order_task(3, 5, seed=1.5), TypeError, "seed"),
+    ],
+)
+def test_order_task_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# --- the model: forward -------------------------------------------------------
+
+
+def reference_logits(model, tokens):
+    """The model written out head by head with posenc.attention: slow but independent."""
+    p, scheme, H = model["params"], model["scheme"], model["n_heads"]
+    tokens = np.asarray(tokens)
+    n, d = tokens.shape[1], p["E"].shape[1]
+    d_h = d // H
+    x = p["E"][tokens]
+    if scheme == "sinusoidal":
+        x = x + sinusoidal(n, d)
+    if scheme == "learned":
+        x = x + p["P"][np.arange(n)]
+    mask = causal_mask(n) if model["causal"] else None
+    heads = []
+    for h in range(H):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]
+        bias = None
+        if scheme == "rope":
+            q, k = rope(q), rope(k)
+        if scheme == "alibi":
+            bias = alibi_bias(H, n, causal=model["causal"])[h]
+        out, _ = attention(q, k, v, mask=mask, bias=bias)
+        heads.append(out)
+    pooled = np.concatenate(heads, axis=-1).mean(axis=1)
+    return pooled @ p["W_out"] + p["b_out"]
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_matches_reference(scheme, causal):
+    model = init_model(scheme, d_model=8, n_heads=2, causal=causal, position_std=0.5, seed=1)
+    tokens, _ = order_task(6, 7, seed=2)
+    np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
+
+
+def test_init_model_shapes_and_defaults():
+    model = init_model("learned", vocab_size=10, n_classes=3, d_model=12, n_heads=3, max_len=20)
+    shapes = {name: x.shape for name, x in model["params"].items()}
+    assert shapes == {"E": (10, 12), "P": (20, 12), "W_q": (12, 12), "W_k": (12, 12),
+                      "W_v": (12, 12), "W_out": (12, 3), "b_out": (3,)}
+    assert (model["scheme"], model["n_heads"], model["causal"], model["max_len"]) == ("learned", 3, False, 20)
+    for scheme in ("none", "sinusoidal", "rope", "alibi"):
+        assert "P" not in init_model(scheme)["params"]  # only the learned scheme has a table
+    big = init_model("learned", max_len=4000, d_model=64, n_heads=1)["params"]["P"]
+    assert abs(big.std() - 0.02) < 0.001
+
+
+def test_init_model_is_reproducible():
+    a, b = init_model("learned", seed=5), init_model("learned", seed=5)
+    for name in a["params"]:
+        np.testing.assert_array_equal(a["params"][name], b["params"][name])
+    assert not np.array_equal(a["params"]["E"], init_model("learned", seed=6)["params"]["E"])
+
+
+def test_attention_weights_are_distributions_and_causal():
+    model = init_model("sinusoidal", causal=True)
+    A = attention_weights(model, order_task(3, 6)[0])
+    assert A.shape == (3, 4, 6, 6)
+    np.testing.assert_allclose(A.sum(axis=-1), 1.0)
+    assert np.all(A[..., np.triu_indices(6, k=1)[0], np.triu_indices(6, k=1)[1]] == 0)
+
+
+def swap_markers(tokens):
+    return np.where(tokens < 2, 1 - tokens, tokens)
+
+
+@given(seed=st.integers(0, 1000), length=st.integers(2, 12))
+@settings(max_examples=25, deadline=None)
+def test_without_positions_the_model_is_permutation_invariant(seed, length):
+    model = init_model("none", seed=seed)
+    tokens, _ = order_task(5, length, seed=seed)
+    perm = np.random.default_rng(seed).permutation(length)
+    np.testing.assert_allclose(forward(model, tokens[:, perm]), forward(model, tokens), atol=1e-12)
+    np.testing.assert_allclose(forward(model, swap_markers(tokens)), forward(model, tokens), atol=1e-12)
+
+
+def test_symmetric_alibi_cannot_tell_a_sequence_from_its_reverse():
+    # -m|i - j| is unchanged when both positions are reflected, i -> n - 1 - i
+    model = init_model("alibi", seed=0)
+    tokens, _ = order_task(5, 9, seed=0)
+    np.testing.assert_allclose(forward(model, tokens[:, ::-1]), forward(model, tokens), atol=1e-12)
+
+
+@pytest.mark.parametrize("scheme", ["sinusoidal", "learned", "rope"])
+def test_position_schemes_see_order(scheme):
+    model = init_model(scheme, position_std=1.0, seed=0)
+    tokens, _ = order_task(5, 9, seed=0)
+    assert not np.allclose(forward(model, swap_markers(tokens)), forward(model, tokens))
+
+
+def test_accuracy_of_a_model_without_positions_on_mirrored_pairs_is_one_half():
+    tokens, labels = order_task(300, 10, seed=1)
+    both = np.concatenate([tokens, swap_markers(tokens)])
+    answers = np.concatenate([labels, 1 - labels])
+    assert accuracy(init_model("none", seed=3), both, answers) == 0.5
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: init_model("absolute"), ValueError, "scheme must be one of"),
+        (lambda: init_model("none", d_model=10, n_heads=4), ValueError, "n_heads must divide d_model"),
+        (lambda: init_model("rope", d_model=12, n_heads=4), ValueError, "head width"),
+        (lambda: init_model("none", n_classes=1), ValueError, "n_classes"),
+        (lambda: init_model("none", vocab_size=0), ValueError, "vocab_size"),
+        (lambda: init_model("none", max_len=2.5), TypeError, "max_len"),
+        (lambda: init_model("none", causal=1), TypeError, "causal"),
+        (lambda: init_model("none", token_std=-1.0), ValueError, "token_std"),
+        (lambda: init_model("learned", position_std=0), ValueError, "position_std"),
+    ],
+)
+def test_init_model_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize(
+    "tokens, error, words",
+    [
+        (np.zeros((2, 65), dtype=int), ValueError, "only 64 rows"),
+        (np.full((2, 5), 8), ValueError, r"indices must lie in \[0, 8\)"),
+        (np.zeros((2, 5)), TypeError, "tokens must be integer"),
+        (np.zeros(5, dtype=int), ValueError, "tokens must have 2"),
+    ],
+)
+def test_forward_bad_input(tokens, error, words):
+    with pytest.raises(error, match=words):
+        forward(init_model("learned", max_len=64), tokens)
+
+
+def test_only_the_learned_table_limits_the_length():
+    tokens = order_task(2, 100)[0]
+    for scheme in ("none", "sinusoidal", "rope", "alibi"):
+        assert forward(init_model(scheme), tokens).shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "labels, words",
+    [([0, 1], "labels must be 3 integers"), ([0, 1, 2], r"labels must lie in \[0, 2\)"),
+     ([0.0, 1.0, 0.0], "labels must be 3 integers"), ([0, -1, 0], "labels must lie")],
+)
+def test_bad_labels(labels, words):
+    model, tokens = init_model("none"), order_task(3, 5)[0]
+    with pytest.raises(ValueError, match=words):
+        loss_and_grads(model, tokens, labels)
+    with pytest.raises(ValueError, match=words):
+        accuracy(model, tokens, labels)
+
+
+# --- the model: backward, checked by finite differences ------------------------
+
+
+def relative_error(a, b):
+    return np.linalg.norm(a - b) / max(np.linalg.norm(a) + np.linalg.norm(b), 1e-300)
+
+
+def numerical_grads(model, tokens, labels, eps=1e-6):
+    """Central differences, one entry at a time."""
+    grads = {}
+    for name, p in model["params"].items():
+        g = np.zeros_like(p)
+        for idx in np.ndindex(p.shape):
+            old = p[idx]
+            p[idx] = old + eps
+            plus = loss_and_grads(model, tokens, labels)[0]
+            p[idx] = old - eps
+            minus = loss_and_grads(model, tokens, labels)[0]
+            p[idx] = old
+            g[idx] = (plus - minus) / (2 * eps)
+        grads[name] = g
+    return grads
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gradients_match_finite_differences(scheme, causal):
+    model = init_model(scheme, vocab_size=8, n_classes=3, d_model=8, n_heads=2, max_len=8,
+                       causal=causal, position_std=0.5, seed=7)
+    tokens, _ = order_task(4, 6, seed=8)
+    labels = np.array([0, 2, 1, 2])  # three classes, so every column of W_out matters
+    loss, grads = loss_and_grads(model, tokens, labels)
+    assert grads.keys() == model["params"].keys()
+    numeric = numerical_grads(model, tokens, labels)
+    for name in model["params"]:
+        assert grads[name].shape == model["params"][name].shape
+        assert np.abs(numeric[name]).max() > 1e-6, f"{name}: the check would be vacuous"
+        err = relative_error(grads[name], numeric[name])
+        assert err < 1e-6, f"{scheme}, causal={causal}: gradient of {name} off by {err:.1e}"
+
+
+def test_loss_by_hand_for_zero_logits():
+    model = init_model("none", n_classes=4)
+    model["params"]["W_out"][:] = 0.0  # all logits 0: loss = log(4)
+    loss, grads = loss_and_grads(model, *order_task(5, 6))
+    assert np.isclose(loss, np.log(4))
+    np.testing.assert_allclose(grads["E"], 0.0)  # nothing flows back through a zero readout
+
+
+def test_rows_past_the_sequence_get_no_gradient():
+    model = init_model("learned", max_len=10)
+    _, grads = loss_and_grads(model, *order_task(3, 6))
+    assert np.all(grads["P"][6:] == 0) and np.all(np.any(grads["P"][:6] != 0, axis=1))
+
+
+# --- training ------------------------------------------------------------------
+
+
+def test_adam_first_steps_by_hand():
+    params, state = {"w": np.array([1.0, -1.0, 3.0])}, {}
+    g1 = np.array([0.5, -2.0, 0.0])
+    adam_step(params, {"w": g1}, state, lr=0.1)
+    # first step: m_hat = g, v_hat = g^2, so each entry moves by lr * sign(g) (0 stays)
+    np.testing.assert_allclose(params["w"], [0.9, -0.9, 3.0], atol=1e-9)
+    g2 = np.array([1.0, 0.0, 0.0])
+    adam_step(params, {"w": g2}, state, lr=0.1)
+    m = 0.9 * (0.1 * g1) + 0.1 * g2
+    v = 0.999 * (0.001 * g1**2) + 0.001 * g2**2
+    step = 0.1 * (m / (1 - 0.9**2)) / (np.sqrt(v / (1 - 0.999**2)) + 1e-8)
+    np.testing.assert_allclose(params["w"], np.array([0.9, -0.9, 3.0]) - step)
+    assert params["w"][2] == 3.0 and state["t"] == 2
+
+
+def test_training_reduces_the_loss_and_learns_the_task():
+    model = init_model("learned", seed=0)
+    trained, history = train(model, steps=150, seed=0)
+    assert history["loss"][-20:].mean() < 0.5 * history["loss"][:20].mean()
+    tokens, labels = order_task(400, 8, seed=99)
+    assert accuracy(trained, tokens, labels) > 0.9
+    assert set(history) == {"loss", "accuracy", "length"}
+    assert history["length"].min() >= 4 and history["length"].max() <= 16
+
+
+def test_train_leaves_the_input_model_unchanged_and_unused_rows_at_initialisation():
+    model = init_model("learned", seed=1)
+    before = {name: x.copy() for name, x in model["params"].items()}
+    trained, history = train(model, steps=30, lengths=(3, 6), seed=1)
+    for name in before:
+        np.testing.assert_array_equal(model["params"][name], before[name])
+    P, P0 = trained["params"]["P"], before["P"]
+    np.testing.assert_array_equal(P[6:], P0[6:])  # never reached: bitwise unchanged
+    assert np.all(np.any(P[:3] != P0[:3], axis=1))  # every batch reaches rows 0..2
+
+
+def test_training_is_reproducible():
+    a = train(init_model("sinusoidal", seed=2), steps=20, seed=3)
+    b = train(init_model("sinusoidal", seed=2), steps=20, seed=3)
+    np.testing.assert_array_equal(a[1]["loss"], b[1]["loss"])
+    np.testing.assert_array_equal(a[0]["params"]["W_q"], b[0]["params"]["W_q"])
+
+
+def test_train_accepts_another_task():
+    def majority_task(n_examples, length, *, seed=0):
+        """Label 1 if A (token 0) occurs more often than B (token 1): no order needed."""
+        rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
+        tokens = rng.integers(0, 2, size=(n_examples, length))
+        return tokens, ((tokens == 0).sum(axis=1) > (tokens == 1).sum(axis=1)).astype(int)
+
+    trained, history = train(init_model("none", vocab_size=2), steps=300, lengths=(3, 9),
+                             task=majority_task, seed=0)
+    assert accuracy(trained, *majority_task(500, 9, seed=1)) > 0.9  # a bag task: no positions needed
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"steps": 0}, ValueError, "steps"),
+        ({"batch_size": 1.5}, TypeError, "batch_size"),
+        ({"lengths": 16}, TypeError, "lengths must be a pair"),
+        ({"lengths": (8, 4)}, ValueError, r"lengths\[1\] must be an integer >= 8"),
+        ({"lengths": (0, 4)}, ValueError, r"lengths\[0\]"),
+        ({"lengths": (4, 65)}, ValueError, "longer than the position table"),
+        ({"lr": 0.0}, ValueError, "lr"),
+        ({"seed": -3}, ValueError, "seed"),
+    ],
+)
+def test_train_bad_input(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        train(init_model("learned", max_len=64), **kwargs)
+
+
+def test_public_names_are_exported():
+    import posenc
+
+    for name in learned.__all__:
+        assert getattr(posenc, name) is getattr(learned, name)
