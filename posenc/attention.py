@@ -107,9 +107,9 @@ def attention(q, k, v, *, mask=None, bias=None):
 
     .. math::
 
-        S = \frac{q k^\top}{\sqrt{d_k}} + \mathrm{bias}, \qquad
-        W = \mathrm{softmax}(S \text{ with masked entries } = -\infty), \qquad
-        \mathrm{output} = W v
+        S &= \frac{q k^\top}{\sqrt{d_k}} + \mathrm{bias}, \\
+        W &= \mathrm{softmax}(S \text{ with masked entries } = -\infty), \\
+        \mathrm{output} &= W v
 
     The softmax runs over the keys (the last axis of ``S``), so row ``i`` of
     ``W`` says how query ``i`` shares its attention among the keys.
