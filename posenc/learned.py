@@ -70,6 +70,8 @@ SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
 
 READOUTS = ("mean", "last")
 
+_CHUNK = 50  # forward() runs larger batches in pieces of this many sequences
+
 ORDER_VOCAB = ("A", "B", "c", "d", "e", "f", "g", "h")
 """Tokens of :func:`order_task`: two markers, then six filler words."""
 
@@ -415,7 +417,13 @@ def forward(model, tokens):
     >>> forward(model, tokens).shape
     (3, 2)
     """
-    return _forward(model, tokens)[0]
+    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
+    if len(tokens) <= _CHUNK:
+        return _forward(model, tokens)[0]
+    # Sequences do not interact, so a large batch runs in pieces: the same logits,
+    # but the (chunk, n_heads, n, n) temporaries stay small enough to be fast.
+    return np.concatenate([_forward(model, tokens[i:i + _CHUNK])[0]
+                           for i in range(0, len(tokens), _CHUNK)])
 
 
 def attention_weights(model, tokens):

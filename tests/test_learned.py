@@ -330,11 +330,24 @@ def test_init_model_bad_input(call, error, words):
         (np.full((2, 5), 8), ValueError, r"indices must lie in \[0, 8\)"),
         (np.zeros((2, 5)), TypeError, "tokens must be integer"),
         (np.zeros(5, dtype=int), ValueError, "tokens must have 2"),
+        (np.zeros((120, 65), dtype=int), ValueError, "only 64 rows"),  # more than one chunk
+        (np.zeros((120, 5)), TypeError, "tokens must be integer"),
     ],
 )
 def test_forward_bad_input(tokens, error, words):
     with pytest.raises(error, match=words):
         forward(init_model("learned", max_len=64), tokens)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
+    # sequences do not interact: however the batch is cut, every row gets the same logits
+    model = init_model(scheme, causal=True, position_std=0.5, seed=1)
+    tokens = order_task(123, 9, seed=2)[0]
+    pieces = np.concatenate([forward(model, tokens[i:i + 7]) for i in range(0, 123, 7)])
+    whole = forward(model, tokens)
+    assert whole.shape == (123, 2)
+    np.testing.assert_allclose(whole, pieces, atol=1e-12)
 
 
 def test_only_the_learned_table_limits_the_length():
