@@ -19,6 +19,10 @@ linear readout, small enough to follow line by line:
     \bar o &= \tfrac{1}{n} \textstyle\sum_i o_i  && \text{mean over positions} \\
     \mathrm{logits} &= \bar o\, W_\mathrm{out} + b_\mathrm{out}
 
+With ``readout="last"``, :math:`\bar o` is replaced by :math:`o_n`, the
+output of the last position, where a causal language model makes its
+prediction.
+
 The position ``scheme`` decides where position enters:
 
 * ``"none"``: :math:`p_i = 0` and :math:`B = 0`;
@@ -46,11 +50,13 @@ from .sinusoidal import sinusoidal
 
 __all__ = [
     "SCHEMES",
+    "READOUTS",
     "ORDER_VOCAB",
     "init_table",
     "lookup",
     "lookup_backward",
     "order_task",
+    "lookback_task",
     "init_model",
     "forward",
     "attention_weights",
@@ -61,6 +67,10 @@ __all__ = [
 ]
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
+
+READOUTS = ("mean", "last")
+
+_CHUNK = 50  # forward() runs larger batches in pieces of this many sequences
 
 ORDER_VOCAB = ("A", "B", "c", "d", "e", "f", "g", "h")
 """Tokens of :func:`order_task`: two markers, then six filler words."""
@@ -227,6 +237,61 @@ def order_task(n_examples, length, *, seed=0):
     return tokens, labels
 
 
+def lookback_task(n_examples, length, *, window=2, seed=0):
+    """Sequences that end in ``B`` and hold one ``A``; the label says whether ``A`` is close behind ``B``.
+
+    The last token is ``B`` (token 1); one ``A`` (token 0) sits ``d`` places
+    before it, at position ``length - 1 - d``; every other position holds a
+    filler token 2 to 7 drawn uniformly (see ``posenc.learned.ORDER_VOCAB``).
+    The label is 1 ("near") if ``d <= window`` and 0 ("far") otherwise. Each
+    label has probability 1/2; given the label, ``d`` is uniform over
+    ``1, ..., window`` (near) or ``window + 1, ..., length - 1`` (far).
+
+    Both labels have the same kind of bag of tokens and the same last token:
+    only the distance from ``A`` to the end tells them apart, a relative
+    position. A model that reads its answer at the last position, as a
+    causal language model does, has to look back from ``B``.
+
+    Parameters
+    ----------
+    n_examples : int
+        Number of sequences (the batch size).
+    length : int
+        Tokens per sequence, at least ``window + 2`` (so that a far ``A``
+        has room).
+    window : int, default 2
+        The largest distance that counts as near (at least 1).
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(n_examples, length)``
+    labels : numpy.ndarray of int, shape ``(n_examples,)``
+
+    Examples
+    --------
+    >>> tokens, labels = lookback_task(4, 8, seed=3)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", ["far", "near"][label])
+    g c d d d A h B -> near
+    c c d e A e d B -> far
+    g g c c A e h B -> far
+    e e f f d g A B -> near
+    """
+    n_examples = _checks.positive_int("n_examples", n_examples)
+    window = _checks.positive_int("window", window)
+    length = _checks.integer("length", length, minimum=window + 2)
+    rng = _rng(seed)
+    tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
+    labels = rng.integers(0, 2, size=n_examples)
+    near = rng.integers(1, window + 1, size=n_examples)
+    far = rng.integers(window + 1, length, size=n_examples)
+    d = np.where(labels == 1, near, far)
+    tokens[np.arange(n_examples), length - 1 - d] = 0  # A, d places before the end
+    tokens[:, -1] = 1  # B
+    return tokens, labels.astype(np.int64)
+
+
 # --- the model ------------------------------------------------------------
 
 
@@ -239,6 +304,7 @@ def init_model(
     n_heads=4,
     max_len=64,
     causal=False,
+    readout="mean",
     token_std=1.0,
     position_std=0.02,
     seed=0,
@@ -263,6 +329,10 @@ def init_model(
         sequence the model accepts. Other schemes accept any length.
     causal : bool, default False
         ``True``: position ``i`` attends only to ``j <= i`` (a decoder).
+    readout : {"mean", "last"}, default "mean"
+        What the linear readout sees: ``"mean"``, the average of the
+        outputs of all positions; ``"last"``, the output of the last
+        position only, where a causal language model makes its prediction.
     token_std : float, default 1.0
         Standard deviation of the initial token embeddings. BERT and GPT-2
         start theirs at 0.02 and rescale every input with a LayerNorm; this
@@ -278,7 +348,7 @@ def init_model(
     Returns
     -------
     dict
-        ``{"scheme", "n_heads", "causal", "max_len", "params"}``; ``params``
+        ``{"scheme", "n_heads", "causal", "readout", "max_len", "params"}``; ``params``
         maps ``"E"`` (tokens), ``"P"`` (positions, ``"learned"`` only),
         ``"W_q"``, ``"W_k"``, ``"W_v"``, ``"W_out"`` and ``"b_out"`` to
         float64 arrays.
@@ -296,6 +366,7 @@ def init_model(
     n_heads = _checks.positive_int("n_heads", n_heads)
     max_len = _checks.positive_int("max_len", max_len)
     causal = _checks.boolean("causal", causal)
+    readout = _checks.choice("readout", readout, READOUTS)
     token_std = _checks.real("token_std", token_std, positive=True)
     position_std = _checks.real("position_std", position_std, positive=True)
     if d_model % n_heads:
@@ -313,8 +384,8 @@ def init_model(
         params[name] = rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
     params["W_out"] = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
     params["b_out"] = np.zeros(n_classes)
-    return {"scheme": scheme, "n_heads": n_heads, "causal": causal, "max_len": max_len,
-            "params": params}
+    return {"scheme": scheme, "n_heads": n_heads, "causal": causal, "readout": readout,
+            "max_len": max_len, "params": params}
 
 
 def forward(model, tokens):
@@ -346,7 +417,13 @@ def forward(model, tokens):
     >>> forward(model, tokens).shape
     (3, 2)
     """
-    return _forward(model, tokens)[0]
+    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
+    if len(tokens) <= _CHUNK:
+        return _forward(model, tokens)[0]
+    # Sequences do not interact, so a large batch runs in pieces: the same logits,
+    # but the (chunk, n_heads, n, n) temporaries stay small enough to be fast.
+    return np.concatenate([_forward(model, tokens[i:i + _CHUNK])[0]
+                           for i in range(0, len(tokens), _CHUNK)])
 
 
 def attention_weights(model, tokens):
@@ -417,7 +494,8 @@ def loss_and_grads(model, tokens, labels):
         dW_q &= h^\top dq \ (\text{same for } k, v), &
         dh &= dq\,W_q^\top + dk\,W_k^\top + dv\,W_v^\top
 
-    then ``dh`` is scattered into the token table (and, for ``"learned"``,
+    (with ``readout="last"``, ``do_n = dlogits W_out^T`` and every other
+    ``do_i`` is 0), then ``dh`` is scattered into the token table (and, for ``"learned"``,
     into the position table). With ``"rope"``, ``dq`` and ``dk`` are rotated
     back by the inverse rotation (positions ``-i``) before ``dW_q``.
 
@@ -463,7 +541,12 @@ def _loss_and_grads(model, tokens, labels):
     d_logits /= batch
 
     grads = {"W_out": pooled.T @ d_logits, "b_out": d_logits.sum(axis=0)}
-    d_o = np.broadcast_to((d_logits @ p["W_out"].T)[:, None, :] / n, (batch, n, d_model))
+    d_pooled = d_logits @ p["W_out"].T
+    if model["readout"] == "mean":  # every position gets 1/n of the gradient
+        d_o = np.broadcast_to(d_pooled[:, None, :] / n, (batch, n, d_model))
+    else:  # only the last position was read
+        d_o = np.zeros((batch, n, d_model))
+        d_o[:, -1] = d_pooled
     d_o = _split_heads(d_o, model["n_heads"])
     d_A = d_o @ np.swapaxes(v, -1, -2)
     d_v = np.swapaxes(A, -1, -2) @ d_o
@@ -521,7 +604,8 @@ def _forward(model, tokens):
     A = np.exp(S - S.max(axis=-1, keepdims=True))  # softmax over keys
     A /= A.sum(axis=-1, keepdims=True)
     o = A @ v
-    pooled = _merge_heads(o).mean(axis=1)  # (batch, d_model)
+    o = _merge_heads(o)  # (batch, n, d_model)
+    pooled = o.mean(axis=1) if model["readout"] == "mean" else o[:, -1]  # (batch, d_model)
     logits = pooled @ p["W_out"] + p["b_out"]
     return logits, {"h": h, "q": q, "k": k, "v": v, "A": A, "pooled": pooled}
 

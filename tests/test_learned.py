@@ -22,6 +22,7 @@ from posenc.learned import (
     forward,
     init_model,
     init_table,
+    lookback_task,
     lookup,
     lookup_backward,
     loss_and_grads,
@@ -123,6 +124,60 @@ def test_order_task_bad_input(call, error, words):
         call()
 
 
+@given(n=st.integers(1, 20), window=st.integers(1, 5), extra=st.integers(0, 30),
+       seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_lookback_task_ends_in_B_has_one_A_and_the_right_label(n, window, extra, seed):
+    length = window + 2 + extra
+    tokens, labels = lookback_task(n, length, window=window, seed=seed)
+    assert tokens.shape == (n, length) and labels.shape == (n,)
+    assert np.all(tokens[:, -1] == 1) and np.all((tokens == 1).sum(axis=1) == 1)
+    assert np.all((tokens == 0).sum(axis=1) == 1)
+    assert tokens.min() >= 0 and tokens.max() < len(ORDER_VOCAB)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)  # places from A to B
+    assert np.all(distance >= 1)
+    np.testing.assert_array_equal(labels, (distance <= window).astype(int))
+
+
+def test_lookback_task_by_hand():
+    # "A is among the 2 tokens before B": read the labels off the printed sequences
+    tokens, labels = lookback_task(4, 8, seed=3)
+    text = ["".join(ORDER_VOCAB[t] for t in row) for row in tokens]
+    assert text == ["gcdddAhB", "ccdeAedB", "ggccAehB", "eeffdgAB"]
+    np.testing.assert_array_equal(labels, [1, 0, 0, 1])  # A 2, 3, 3 and 1 places before B
+
+
+def test_lookback_task_is_balanced_uniform_within_each_label_and_reproducible():
+    length, window = 12, 3
+    tokens, labels = lookback_task(6000, length, window=window, seed=4)
+    assert abs(labels.mean() - 0.5) < 0.03
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    near = np.bincount(distance[labels == 1], minlength=length)
+    far = np.bincount(distance[labels == 0], minlength=length)
+    assert np.all(near[1:window + 1] > 0.8 * (labels == 1).sum() / window)  # 1..3, about 1000 each
+    assert np.all(far[window + 1:] > 0.8 * (labels == 0).sum() / (length - 1 - window))
+    again = lookback_task(6000, length, window=window, seed=4)
+    np.testing.assert_array_equal(tokens, again[0])
+    np.testing.assert_array_equal(labels, again[1])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: lookback_task(0, 5), ValueError, "n_examples"),
+        (lambda: lookback_task(3, 3), ValueError, "length must be an integer >= 4"),
+        (lambda: lookback_task(3, 5, window=4), ValueError, "length must be an integer >= 6"),
+        (lambda: lookback_task(3, 6.0), TypeError, "length"),
+        (lambda: lookback_task(3, 6, window=0), ValueError, "window"),
+        (lambda: lookback_task(3, 6, window=1.5), TypeError, "window"),
+        (lambda: lookback_task(3, 6, seed=-1), ValueError, "seed"),
+    ],
+)
+def test_lookback_task_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
 # --- the model: forward -------------------------------------------------------
 
 
@@ -149,16 +204,30 @@ def reference_logits(model, tokens):
             bias = alibi_bias(H, n, causal=model["causal"])[h]
         out, _ = attention(q, k, v, mask=mask, bias=bias)
         heads.append(out)
-    pooled = np.concatenate(heads, axis=-1).mean(axis=1)
+    outputs = np.concatenate(heads, axis=-1)  # (n, d)
+    pooled = outputs.mean(axis=1) if model["readout"] == "mean" else outputs[:, -1]
     return pooled @ p["W_out"] + p["b_out"]
 
 
+@pytest.mark.parametrize("readout", ["mean", "last"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_forward_matches_reference(scheme, causal):
-    model = init_model(scheme, d_model=8, n_heads=2, causal=causal, position_std=0.5, seed=1)
+def test_forward_matches_reference(scheme, causal, readout):
+    model = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout,
+                       position_std=0.5, seed=1)
     tokens, _ = order_task(6, 7, seed=2)
     np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_read_at_the_last_position_the_causal_mask_changes_nothing(scheme):
+    # the last query may attend to every key anyway; the other outputs are not read
+    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3)
+    tokens, _ = lookback_task(5, 9, seed=4)
+    masked, unmasked = init_model(scheme, causal=True, **kwargs), init_model(scheme, **kwargs)
+    np.testing.assert_allclose(forward(masked, tokens), forward(unmasked, tokens), atol=1e-12)
+    assert not np.allclose(forward(init_model(scheme, causal=True, **dict(kwargs, readout="mean")), tokens),
+                           forward(init_model(scheme, **dict(kwargs, readout="mean")), tokens))
 
 
 def test_init_model_shapes_and_defaults():
@@ -167,6 +236,7 @@ def test_init_model_shapes_and_defaults():
     assert shapes == {"E": (10, 12), "P": (20, 12), "W_q": (12, 12), "W_k": (12, 12),
                       "W_v": (12, 12), "W_out": (12, 3), "b_out": (3,)}
     assert (model["scheme"], model["n_heads"], model["causal"], model["max_len"]) == ("learned", 3, False, 20)
+    assert model["readout"] == "mean" and init_model("none", readout="last")["readout"] == "last"
     for scheme in ("none", "sinusoidal", "rope", "alibi"):
         assert "P" not in init_model(scheme)["params"]  # only the learned scheme has a table
     big = init_model("learned", max_len=4000, d_model=64, n_heads=1)["params"]["P"]
@@ -202,6 +272,16 @@ def test_without_positions_the_model_is_permutation_invariant(seed, length):
     np.testing.assert_allclose(forward(model, swap_markers(tokens)), forward(model, tokens), atol=1e-12)
 
 
+@given(seed=st.integers(0, 1000), length=st.integers(4, 12))
+@settings(max_examples=25, deadline=None)
+def test_read_at_the_last_position_without_positions_only_the_bag_and_last_token_count(seed, length):
+    # permuting positions 0 .. n-2 permutes the keys of the last query: its output is unchanged
+    model = init_model("none", causal=True, readout="last", seed=seed)
+    tokens, _ = lookback_task(5, length, seed=seed)
+    perm = np.r_[np.random.default_rng(seed).permutation(length - 1), length - 1]
+    np.testing.assert_allclose(forward(model, tokens[:, perm]), forward(model, tokens), atol=1e-12)
+
+
 def test_symmetric_alibi_cannot_tell_a_sequence_from_its_reverse():
     # -m|i - j| is unchanged when both positions are reflected, i -> n - 1 - i
     model = init_model("alibi", seed=0)
@@ -233,6 +313,7 @@ def test_accuracy_of_a_model_without_positions_on_mirrored_pairs_is_one_half():
         (lambda: init_model("none", vocab_size=0), ValueError, "vocab_size"),
         (lambda: init_model("none", max_len=2.5), TypeError, "max_len"),
         (lambda: init_model("none", causal=1), TypeError, "causal"),
+        (lambda: init_model("none", readout="first"), ValueError, "readout must be one of"),
         (lambda: init_model("none", token_std=-1.0), ValueError, "token_std"),
         (lambda: init_model("learned", position_std=0), ValueError, "position_std"),
     ],
@@ -249,11 +330,24 @@ def test_init_model_bad_input(call, error, words):
         (np.full((2, 5), 8), ValueError, r"indices must lie in \[0, 8\)"),
         (np.zeros((2, 5)), TypeError, "tokens must be integer"),
         (np.zeros(5, dtype=int), ValueError, "tokens must have 2"),
+        (np.zeros((120, 65), dtype=int), ValueError, "only 64 rows"),  # more than one chunk
+        (np.zeros((120, 5)), TypeError, "tokens must be integer"),
     ],
 )
 def test_forward_bad_input(tokens, error, words):
     with pytest.raises(error, match=words):
         forward(init_model("learned", max_len=64), tokens)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
+    # sequences do not interact: however the batch is cut, every row gets the same logits
+    model = init_model(scheme, causal=True, position_std=0.5, seed=1)
+    tokens = order_task(123, 9, seed=2)[0]
+    pieces = np.concatenate([forward(model, tokens[i:i + 7]) for i in range(0, 123, 7)])
+    whole = forward(model, tokens)
+    assert whole.shape == (123, 2)
+    np.testing.assert_allclose(whole, pieces, atol=1e-12)
 
 
 def test_only_the_learned_table_limits_the_length():
@@ -299,11 +393,11 @@ def numerical_grads(model, tokens, labels, eps=1e-6):
     return grads
 
 
-@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("causal, readout", [(False, "mean"), (True, "mean"), (True, "last")])
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_gradients_match_finite_differences(scheme, causal):
+def test_gradients_match_finite_differences(scheme, causal, readout):
     model = init_model(scheme, vocab_size=8, n_classes=3, d_model=8, n_heads=2, max_len=8,
-                       causal=causal, position_std=0.5, seed=7)
+                       causal=causal, readout=readout, position_std=0.5, seed=7)
     tokens, _ = order_task(4, 6, seed=8)
     labels = np.array([0, 2, 1, 2])  # three classes, so every column of W_out matters
     loss, grads = loss_and_grads(model, tokens, labels)
@@ -313,7 +407,7 @@ def test_gradients_match_finite_differences(scheme, causal):
         assert grads[name].shape == model["params"][name].shape
         assert np.abs(numeric[name]).max() > 1e-6, f"{name}: the check would be vacuous"
         err = relative_error(grads[name], numeric[name])
-        assert err < 1e-6, f"{scheme}, causal={causal}: gradient of {name} off by {err:.1e}"
+        assert err < 1e-6, f"{scheme}, causal={causal}, {readout}: gradient of {name} off by {err:.1e}"
 
 
 def test_loss_by_hand_for_zero_logits():
@@ -374,6 +468,19 @@ def test_training_is_reproducible():
     b = train(init_model("sinusoidal", seed=2), steps=20, seed=3)
     np.testing.assert_array_equal(a[1]["loss"], b[1]["loss"])
     np.testing.assert_array_equal(a[0]["params"]["W_q"], b[0]["params"]["W_q"])
+
+
+def test_both_readouts_agree_on_a_single_token_and_differ_on_longer_sequences():
+    mean, last = (init_model("rope", readout=r, seed=2) for r in ("mean", "last"))
+    tokens = order_task(4, 5, seed=1)[0]
+    np.testing.assert_array_equal(forward(mean, tokens[:, :1]), forward(last, tokens[:, :1]))
+    assert not np.allclose(forward(mean, tokens), forward(last, tokens))
+
+
+def test_lookback_is_learned_by_alibi_read_at_the_last_position():
+    model = init_model("alibi", causal=True, readout="last", seed=0)
+    trained, _ = train(model, steps=150, lengths=(4, 16), task=lookback_task, seed=0)
+    assert accuracy(trained, *lookback_task(400, 12, seed=5)) > 0.9
 
 
 def test_train_accepts_another_task():
