@@ -17,6 +17,18 @@ from . import _checks
 __all__ = ["heatmap", "curves", "similarity", "attention_weights"]
 
 
+def _positions(positions, table):
+    """The positions of the rows of ``table``: ``0, 1, ...`` unless given."""
+    if positions is None:
+        return np.arange(table.shape[0])
+    positions = _checks.array("positions", positions, ndim=1)
+    if len(positions) != table.shape[0]:
+        raise ValueError(
+            f"positions has {len(positions)} entries but the table has {table.shape[0]} rows"
+        )
+    return positions
+
+
 def _axes(ax, figsize):
     if ax is None:
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
@@ -110,13 +122,7 @@ def curves(
     for d in dims:
         if d >= table.shape[1]:
             raise ValueError(f"dims contains {d}, but the table has {table.shape[1]} columns")
-    if positions is None:
-        positions = np.arange(table.shape[0])
-    positions = _checks.array("positions", positions, ndim=1)
-    if len(positions) != table.shape[0]:
-        raise ValueError(
-            f"positions has {len(positions)} entries but the table has {table.shape[0]} rows"
-        )
+    positions = _positions(positions, table)
     ax = _axes(ax, figsize)
     for d in dims:
         ax.plot(positions, table[:, d], marker=marker, label=f"dim {d}")
@@ -271,13 +277,7 @@ def pair_circle(
             f"pair {pair} needs columns {2 * pair} and {2 * pair + 1}, "
             f"but the table has {table.shape[1]} columns"
         )
-    if positions is None:
-        positions = np.arange(table.shape[0])
-    positions = _checks.array("positions", positions, ndim=1)
-    if len(positions) != table.shape[0]:
-        raise ValueError(
-            f"positions has {len(positions)} entries but the table has {table.shape[0]} rows"
-        )
+    positions = _positions(positions, table)
     annotate = _checks.boolean("annotate", annotate)
     ax = _axes(ax, figsize)
     t = np.linspace(0, 2 * np.pi, 361)

@@ -457,6 +457,28 @@ def _runtime_requirements():
     return pins
 
 
+def _write_edition(notebooks, out, convert):
+    """Empty the folder ``out`` and write ``convert(nb)`` of each notebook to it,
+    with what the notebooks need beside them: the ``data/`` folder next to
+    the notebooks (the appendix's benchmark figures), if there is one, and a
+    copy of ``posenc``. Returns the paths of the notebooks written."""
+    out = pathlib.Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    written = []
+    for path in map(pathlib.Path, notebooks):
+        nb = convert(nbformat.read(path, as_version=4))
+        nbformat.validate(nb)
+        nbformat.write(nb, out / path.name)
+        written.append(out / path.name)
+        data = path.parent / "data"
+        if data.is_dir() and not (out / "data").exists():
+            shutil.copytree(data, out / "data")
+    shutil.copytree(ROOT / "posenc", out / "posenc", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return written
+
+
 def write_student(notebooks, out):
     """Write the student edition of ``notebooks`` to the folder ``out``.
 
@@ -465,22 +487,7 @@ def write_student(notebooks, out):
     package, ``requirements.txt`` and ``README.md``. Returns
     the paths of the notebooks written.
     """
-    out = pathlib.Path(out)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    written = []
-    for path in notebooks:
-        path = pathlib.Path(path)
-        nb = student_notebook(nbformat.read(path, as_version=4))
-        nbformat.validate(nb)
-        target = out / path.name
-        nbformat.write(nb, target)
-        written.append(target)
-        data = path.parent / "data"  # files a notebook reads (the appendix's benchmark figures)
-        if data.is_dir() and not (out / "data").exists():
-            shutil.copytree(data, out / "data")
-    shutil.copytree(ROOT / "posenc", out / "posenc", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    written = _write_edition(notebooks, out, student_notebook)
     (out / "requirements.txt").write_text(
         "# What the student notebooks need (posenc's dependencies, same pins as the book)\n"
         + "\n".join(_runtime_requirements()) + "\n"
@@ -618,18 +625,7 @@ def otter_notebook(nb, *, module=CHECKER_MODULE, files=("posenc",)):
 
 def write_otter(notebooks, out):
     """Write Otter Assign master notebooks for ``notebooks`` to ``out``,
-    with a copy of ``posenc`` beside them (listed in each notebook's
-    assignment config). Returns the paths of the notebooks written."""
-    out = pathlib.Path(out)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    written = []
-    for path in notebooks:
-        path = pathlib.Path(path)
-        nb = otter_notebook(nbformat.read(path, as_version=4))
-        nbformat.validate(nb)
-        nbformat.write(nb, out / path.name)
-        written.append(out / path.name)
-    shutil.copytree(ROOT / "posenc", out / "posenc", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return written
+    with a copy of ``posenc`` (listed in each notebook's assignment config)
+    and the ``data/`` folder beside them. Returns the paths of the notebooks
+    written."""
+    return _write_edition(notebooks, out, otter_notebook)
