@@ -144,6 +144,14 @@ def test_spot_the_bug_hint_never_shows_the_table(capsys):
         assert shown not in out
 
 
+def test_spot_the_bug_only_the_first_pair_is_right():
+    # The solution and the hint say the bug leaves columns 0 and 1 right and no
+    # others; over the chapter's 50 positions every other column visibly differs.
+    gap = np.abs(buggy(50, 6) - sinusoidal(50, 6)).max(axis=0)
+    assert np.all(gap[:2] <= 1e-12)
+    assert np.all(gap[2:] > 1e-3)
+
+
 # --- check_sin_dot_at_offset -------------------------------------------------
 
 
