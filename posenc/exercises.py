@@ -896,11 +896,12 @@ def check_learned_extend(extend):
 
 
 def check_learned_bag_tasks(answer):
-    """Check which of the chapter's four tasks the model without positions can learn.
+    """Check which of the chapter's four tasks the model without positions can solve exactly.
 
     The tasks, on sequences of ``A``, ``B`` and filler tokens: (a) is ``A``
     before ``B``? (b) are there more ``A`` than ``B``? (c) is the first
-    token an ``A``? (d) does the token ``h`` occur?
+    token an ``A``? (d) does the token ``h`` occur? The question is for which
+    of them that model can reach 100% accuracy, at least in principle.
 
     Parameters
     ----------
@@ -944,8 +945,8 @@ def check_learned_bag_tasks(answer):
         hint = ("For task (c), move the first A to the end of the sequence: the bag of "
                 "tokens is the same, is the label?")
     else:
-        hint = ("A task is learnable without positions when its label does not change under "
-                "any reordering of the tokens. Test each task with that question.")
+        hint = ("A model without positions can be right on every sequence only when the label "
+                "does not change under any reordering of the tokens. Test each task with that question.")
     return _report(False, "", hint)
 
 
