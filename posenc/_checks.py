@@ -77,13 +77,25 @@ def float_dtype(name, value):
 
 
 def array(name, value, *, ndim=None, min_ndim=None, dtype=float):
-    """Convert to a numpy array of ``dtype`` and check its number of axes."""
+    """Convert to a numpy array of ``dtype`` and check its number of axes.
+
+    Complex input is refused, not cast: numpy would drop the imaginary parts
+    with nothing but a warning.
+    """
+    not_numbers = TypeError(f"{name} must be array-like of numbers, got {type(value).__name__}")
     try:
-        arr = np.asarray(value, dtype=dtype)
+        arr = np.asarray(value)
     except (TypeError, ValueError):
+        raise not_numbers from None
+    if arr.dtype.kind == "c":
         raise TypeError(
-            f"{name} must be array-like of numbers, got {type(value).__name__}"
-        ) from None
+            f"{name} must hold real numbers, got complex values (dtype {arr.dtype}); "
+            f"pass np.real({name}) if the imaginary parts are meant to be dropped"
+        )
+    try:
+        arr = np.asarray(arr, dtype=dtype)
+    except (TypeError, ValueError):
+        raise not_numbers from None
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
     if min_ndim is not None and arr.ndim < min_ndim:

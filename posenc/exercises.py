@@ -1083,7 +1083,7 @@ def check_rel_t5_bucket_mates(answer):
     ok = np.array_equal(np.sort(arr), expected)
     return _report(
         ok,
-        f"These {len(expected)} offsets cannot be told apart by T5's position bias.",
+        "Your list is exactly the offsets that share the bucket of -20.",
         "Compare t5_bucket(r) with t5_bucket(-20) for every r in range(-200, 201) and keep the equal ones.",
     )
 
@@ -1118,18 +1118,22 @@ def check_rel_rope_matrix(answer):
         return _report(False, "", "A rotation matrix is orthogonal (R @ R.T is the identity); yours is not.")
     return _report(
         _close(arr, expected),
-        "RoPE at position m is block-diagonal: 2 x 2 rotations by m * theta_i.",
+        "Your R3 moves every vector exactly as posenc.rope does at position 3.",
         "Block i rotates by the angle 3 * 10000 ** (-2 i / 6); check the frequency of each block.",
     )
 
 
 def check_rel_layout_permutation(answer):
-    """Check the row order that moves a 'halves' RoPE checkpoint to 'interleaved' code.
+    """Check the column order that moves a 'halves' RoPE checkpoint to 'interleaved' code.
 
     The exercise: a head of width ``d = 8`` was trained with
-    ``layout="halves"``. Reordering the rows of its query and key
-    projections as ``W[perm]`` must make ``layout="interleaved"`` give the
-    same attention scores for every input.
+    ``layout="halves"``, with queries ``x @ W_q`` and keys ``x @ W_k``
+    (``W_q`` and ``W_k`` of shape ``(5, 8)``, the book's ``x W``
+    convention). Reordering the columns of both projections as
+    ``W[:, perm]`` must make ``layout="interleaved"`` give the same
+    attention scores for every input. (In PyTorch, whose ``nn.Linear``
+    stores the transpose, the same ``perm`` reorders the rows of
+    ``weight``.)
 
     Parameters
     ----------
@@ -1148,10 +1152,10 @@ def check_rel_layout_permutation(answer):
         return _report(False, "", "That is the permutation for the opposite direction "
                        "(interleaved checkpoint to halves code); invert it.")
     rng = np.random.default_rng(0)
-    w_q, w_k = rng.normal(size=(2, 8, 5))
-    h = rng.normal(size=(9, 5))
-    trained = rope(h @ w_q.T, layout="halves") @ rope(h @ w_k.T, layout="halves").T
-    moved = rope(h @ w_q[arr].T) @ rope(h @ w_k[arr].T).T
+    w_q, w_k = rng.normal(size=(2, 5, 8))  # input width 5, head width 8
+    x = rng.normal(size=(9, 5))
+    trained = rope(x @ w_q, layout="halves") @ rope(x @ w_k, layout="halves").T
+    moved = rope(x @ w_q[:, arr]) @ rope(x @ w_k[:, arr]).T
     return _report(
         np.allclose(moved, trained, atol=1e-9),
         "Same scores: the layouts differ only in the order of the dimensions.",
@@ -1189,6 +1193,6 @@ def check_rel_alibi_half_life(answer):
         return _report(False, "", "Solve exp(-m D) = 1/2 for D: a logarithm is missing.")
     return _report(
         _close(arr, expected, rtol=1e-3),
-        "Each head halves its weights twice as slowly as the one before it.",
+        "All 8 half-lives are right, head 0 first.",
         "Solve exp(-m D) = 1/2 for D, with m from the ALiBi slopes of 8 heads.",
     )

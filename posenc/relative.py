@@ -22,6 +22,13 @@ def relative_positions(q_len, k_len, max_distance=None):
     the learned vector :math:`w_{\mathrm{clip}(j - i,\, k)}`, so all offsets
     beyond ``max_distance`` (their ``k``) share one vector per direction.
 
+    Queries and keys are both numbered from position 0: query ``i`` sits at
+    position ``i`` and key ``j`` at position ``j``, also when ``q_len`` and
+    ``k_len`` differ. That is not the layout of decoding with a KV cache,
+    where the ``q_len`` new queries are the *last* positions of the ``k_len``
+    keys; for that case take the last rows of the square matrix,
+    ``relative_positions(k_len, k_len)[-q_len:]``.
+
     Parameters
     ----------
     q_len, k_len : int
@@ -46,6 +53,9 @@ def relative_positions(q_len, k_len, max_distance=None):
     array([[ 0,  1,  2,  2,  2],
            [-1,  0,  1,  2,  2],
            [-2, -1,  0,  1,  2]])
+    >>> relative_positions(5, 5)[-2:]  # two queries at positions 3 and 4 (KV cache)
+    array([[-3, -2, -1,  0,  1],
+           [-4, -3, -2, -1,  0]])
     """
     q_len = _checks.positive_int("q_len", q_len)
     k_len = _checks.positive_int("k_len", k_len)
@@ -60,16 +70,18 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     r"""T5's bucket index of each relative position (Raffel et al., 2020).
 
     Half of the buckets hold small distances exactly; the other half cover
-    distances up to ``max_distance`` on a logarithmic scale; anything
-    farther shares the last bucket. In the bidirectional case the buckets are
-    split again between keys before and after the query. The arithmetic
-    follows T5's reference code (the log ratio is computed in float32 and
-    truncated), so the indices match trained T5 checkpoints.
+    larger distances on a logarithmic scale, and the last of them holds
+    every distance from one logarithmic step below ``max_distance`` on,
+    however large. In the bidirectional case the buckets are split again
+    between keys before and after the query. The arithmetic follows T5's
+    reference code (the log ratio is computed in float32 and truncated), so
+    the indices match trained T5 checkpoints.
 
     Parameters
     ----------
     relative_position : int or array_like of int
-        Key position minus query position, ``j - i``.
+        Key position minus query position, ``j - i``. An empty list gives
+        an empty array.
     bidirectional : bool, default True
         ``True`` for an encoder (both directions); ``False`` for a causal
         decoder, where every future key (``j > i``) falls in bucket 0.
@@ -77,7 +89,10 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
         Total number of buckets; even when bidirectional, at least 2 (4 when
         bidirectional).
     max_distance : int, default 128
-        Distance from which all offsets share the last bucket.
+        Every distance of ``max_distance`` or more falls in the last bucket.
+        The last bucket starts earlier, one logarithmic step below
+        ``max_distance``: at distance 91 with the defaults, 113 with the
+        defaults of a decoder.
 
     Returns
     -------
@@ -98,11 +113,18 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     -----
     With the defaults, distances 0 to 7 get their own bucket and the
     logarithmic buckets start at 8, 12, 16, 23, 32, 46, 64 and 91, in each
-    direction. The arithmetic copies ``_relative_position_bucket`` of Mesh
-    TensorFlow and Hugging Face's T5 (log of a float32 ratio, truncation
-    towards zero); exact float64 arithmetic would disagree with them at
-    some bucket edges for other settings, for example ``num_buckets=18``,
-    where the reference puts distance 8 in bucket 5, not 4.
+    direction. Keys in the future use the buckets of the past plus
+    ``num_buckets // 2``, and offset 0 counts as the past (bucket 0), so in
+    the bidirectional case bucket ``num_buckets // 2`` (16 with the
+    defaults) is never returned: the future has one exact distance fewer
+    (1 to 7). T5's reference code does the same.
+
+    The arithmetic copies ``_relative_position_bucket`` of Mesh TensorFlow
+    and Hugging Face's T5 (log of a float32 ratio, truncation towards zero).
+    Where the exact scaled logarithm is a whole number, float64 arithmetic
+    can land just below it and truncate to the bucket before: with
+    ``num_buckets=18`` it puts distance 8 in bucket 4, while the reference
+    and exact arithmetic both give bucket 5.
 
     Examples
     --------
@@ -112,6 +134,8 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     array([15, 31])
     """
     rel = np.asarray(relative_position)
+    if rel.size == 0 and rel.dtype.kind == "f":
+        rel = rel.astype(np.int64)  # np.asarray([]) is float64, but holds no float
     if rel.dtype.kind not in "iu":
         raise TypeError(f"relative_position must be integers, got dtype {rel.dtype}")
     rel = rel.astype(np.int64)

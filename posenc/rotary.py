@@ -75,8 +75,11 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
     the ``rotate_half`` of GPT-NeoX and of the Hugging Face Llama port. With
     ``P = [0, 2, 4, ..., 1, 3, 5, ...]``,
     ``rope(x[..., P], layout="halves") == rope(x)[..., P]``: Hugging Face's
-    Llama conversion script reorders the rows of the query and key
-    projections by ``P`` so that both codes give the same attention.
+    Llama conversion script reorders the output coordinates of the query and
+    key projections by ``P`` (within each head) so that both codes give the
+    same attention. For queries ``x @ W_q``, as written in this package,
+    that is ``W_q[:, P]``, the columns; PyTorch's ``nn.Linear`` stores the
+    transpose, so there it is the rows of ``weight``.
 
     Examples
     --------

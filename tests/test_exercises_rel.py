@@ -32,7 +32,8 @@ ANGLES = [3.0, 3.0 * 10000 ** (-1 / 3), 3.0 * 10000 ** (-2 / 3)]
 ROPE = np.zeros((6, 6))
 for b, a in enumerate(ANGLES):
     ROPE[2 * b:2 * b + 2, 2 * b:2 * b + 2] = [[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]
-# halves checkpoint -> interleaved code: position 2i gets trained dim i, 2i+1 gets i + 4
+# halves checkpoint -> interleaved code, projections x @ W[:, PERM]: column 2i
+# gets trained column i, column 2i+1 gets trained column i + 4
 PERM = np.array([0, 4, 1, 5, 2, 6, 3, 7])
 # 8 heads: slopes 2**-1 ... 2**-8, half-life ln 2 / m
 HALF_LIFE = math.log(2) * 2.0 ** np.arange(1, 9)
@@ -75,6 +76,20 @@ def test_t5_bucket_mates_right(form, capsys):
 def test_rope_matrix_right(form, capsys):
     assert exercises.check_rel_rope_matrix(form(ROPE))
     assert capsys.readouterr().out.startswith("Correct!")
+
+
+def test_layout_permutation_expected_answer():
+    # PERM, derived by hand above, does what the exercise asks in the book's
+    # convention (queries x @ W_q, W_q of shape (5, 8)), checked here without
+    # the checker: interleaved RoPE on x @ W[:, PERM] gives the halves scores
+    from posenc import rope
+
+    rng = np.random.default_rng(7)
+    w_q, w_k = rng.normal(size=(2, 5, 8))
+    x = rng.normal(size=(11, 5))
+    trained = rope(x @ w_q, layout="halves") @ rope(x @ w_k, layout="halves").T
+    moved = rope(x @ w_q[:, PERM]) @ rope(x @ w_k[:, PERM]).T
+    np.testing.assert_allclose(moved, trained, atol=1e-12)
 
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: a.astype(float), tuple])
@@ -152,3 +167,21 @@ def test_layout_permutation_wrong(wrong, capsys):
 def test_alibi_half_life_wrong(wrong, capsys):
     assert not exercises.check_rel_alibi_half_life(wrong)
     _no_leak(capsys, HALF_LIFE)
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not answer the exercise's question either.
+
+
+@pytest.mark.parametrize("check, answer, giveaways", [
+    (exercises.check_rel_t5_bucket_mates, T5_MATES, ["7", "16", "22", "offsets cannot"]),
+    (exercises.check_rel_rope_matrix, ROPE, ["block", "diagonal", "theta", "2 x 2", "rotation"]),
+    (exercises.check_rel_alibi_half_life, HALF_LIFE, ["twice", "double", "slow", "1.386", "177"]),
+])
+def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
+    assert check(answer)
+    text = capsys.readouterr().out
+    assert text.startswith("Correct!")
+    for s in giveaways + sorted(_numbers(answer)):
+        assert s not in text, f"success message reveals {s!r}: {text}"

@@ -59,6 +59,15 @@ def test_relative_positions():
     np.testing.assert_array_equal(relative_positions(4, 1, max_distance=1), [[0], [-1], [-1], [-1]])
 
 
+def test_relative_positions_queries_start_at_position_0():
+    # query i sits at position i and key j at position j, whatever the lengths
+    # (the docstring says so); the KV-cache layout, queries at the last
+    # positions, is the last rows of the square matrix
+    rel = relative_positions(2, 5)
+    np.testing.assert_array_equal(rel, np.arange(5)[None, :] - np.arange(2)[:, None])
+    np.testing.assert_array_equal(relative_positions(5, 5)[-2:], [[-3, -2, -1, 0, 1], [-4, -3, -2, -1, 0]])
+
+
 def test_t5_bucket_by_hand():
     # bidirectional defaults: 16 buckets per direction, 8 exact, log up to 128
     assert t5_bucket(0) == 0
@@ -141,11 +150,46 @@ def test_t5_bucket_matches_reference_edges():
     np.testing.assert_array_equal(t5_bucket(-n, bidirectional=False), expected)
 
 
+def test_t5_bucket_16_is_never_used_by_an_encoder():
+    # offset 0 goes to bucket 0 and offset +1 to bucket 17, so bucket 16 (a
+    # future key at distance 0) never occurs, as in T5's reference code; the
+    # decoder uses all 32 buckets
+    r = np.arange(-1000, 1001)
+    assert set(range(32)) - set(t5_bucket(r).tolist()) == {16}
+    assert set(t5_bucket(r, bidirectional=False).tolist()) == set(range(32))
+    np.testing.assert_array_equal(t5_bucket(np.arange(0, 9)), [0, 17, 18, 19, 20, 21, 22, 23, 24])
+    for num_buckets in (4, 10, 18, 64):
+        used = set(t5_bucket(r, num_buckets=num_buckets, max_distance=200).tolist())
+        assert set(range(num_buckets)) - used == {num_buckets // 2}, num_buckets
+
+
+def test_t5_last_bucket_starts_before_max_distance():
+    # the docstring: everything from max_distance on is in the last bucket,
+    # which starts at 91 (encoder) and 113 (decoder) with the defaults
+    n = np.arange(0, 1000)
+    for bidirectional, last, start in [(True, 15, 91), (False, 31, 113)]:
+        buckets = t5_bucket(-n, bidirectional=bidirectional)
+        assert n[buckets == last].min() == start
+        assert np.all(buckets[n >= 128] == last)
+        assert np.all(buckets[n < start] < last)
+
+
+def test_t5_bucket_of_nothing():
+    # np.asarray([]) is float64; an empty input is still a valid input
+    for empty, shape in [([], (0,)), (np.zeros((0, 3), dtype=int), (0, 3)), (np.array([]), (0,))]:
+        out = t5_bucket(empty)
+        assert out.shape == shape and out.dtype.kind == "i"
+    with pytest.raises(TypeError, match="relative_position must be integers"):
+        t5_bucket(np.array([1.0]))
+
+
 @pytest.mark.parametrize(
     "num_buckets, max_distance, distances, buckets",
     [
-        # Float32 log arithmetic puts these distances one bucket higher than
-        # exact float64 arithmetic would (ratio lands on an integer).
+        # The exact scaled logarithm of these distances is a whole number
+        # (1, 2 and 4 for num_buckets=18); T5's float32 arithmetic lands on it
+        # and gives the exact bucket, float64 lands just below and truncates
+        # to the bucket before.
         (18, 128, [8, 16, 64], [5, 6, 8]),
         (38, 16, [12], [14]),
         (72, 32, [24], [27]),
@@ -167,6 +211,23 @@ def test_rope_matches_reference_implementations():
              0.4593866527, 6.2243464486, 7.1411893306, 8.0198999169]
     np.testing.assert_allclose(rope(x, [5])[0], gptj, atol=1e-9)
     np.testing.assert_allclose(rope(x, [5], layout="halves")[0], llama, atol=1e-9)
+
+
+def test_layout_permutation_in_the_books_convention():
+    # queries are x @ W_q (the book's xW): the output coordinates are the
+    # columns of W_q, so a layout change reorders columns, W_q[:, P]
+    rng = np.random.default_rng(4)
+    d, d_in = 8, 5
+    w_q, w_k = rng.normal(size=(2, d_in, d))
+    x = rng.normal(size=(6, d_in))
+    P = np.r_[0:d:2, 1:d:2]
+    interleaved = rope(x @ w_q) @ rope(x @ w_k).T
+    halves = rope(x @ w_q[:, P], layout="halves") @ rope(x @ w_k[:, P], layout="halves").T
+    np.testing.assert_allclose(halves, interleaved, atol=1e-12)
+    # and back: a halves model runs in interleaved code with the inverse
+    back = np.argsort(P)
+    trained = rope(x @ w_q, layout="halves") @ rope(x @ w_k, layout="halves").T
+    np.testing.assert_allclose(rope(x @ w_q[:, back]) @ rope(x @ w_k[:, back]).T, trained, atol=1e-12)
 
 
 def test_hf_llama_weight_permutation():
