@@ -169,8 +169,7 @@ def check_why_permutation(perm):
     ok = got == tokens_b
     return _report(
         ok,
-        "Row t of the new sentence is row perm[t] of the old one. There are two such "
-        "permutations, because the two 'the's are interchangeable.",
+        "Reordered by your perm, the first sentence reads exactly like the second.",
         f"reordered by your perm, the first sentence reads {' '.join(got)!r}. Remember that "
         "position t of the new sentence takes the word at position perm[t] of the old one.",
     )
@@ -311,12 +310,12 @@ def check_why_causal_swap(changed):
         return _report(False, "", "a position before the swap sees exactly the same words as before: "
                                   "can its output change?")
     if not {t for t in expected if t >= first} <= got:
-        return _report(False, "", "a word that moved now sees a different set of earlier words.")
+        return _report(False, "", "a position whose output changes is missing: for each position, "
+                                  "compare its own word and the words it can see in the two sentences.")
     ok = got == expected
     return _report(
         ok,
-        "One causal layer sees the words before each position as a set: after the swapped pair, "
-        "the set is the same again, and so is the output.",
+        "You listed exactly the positions whose output differs between the two sentences.",
         "look at the positions after the swapped pair: which words can each of them see, "
         "and does one layer of attention care in which order they came?",
     )
@@ -368,12 +367,8 @@ def check_sin_longest_wavelength(answer):
     value = float(arr.reshape(()))
     close = lambda target: np.isclose(value, target, rtol=1e-6, atol=0)  # noqa: E731
     if close(expected):
-        return _report(
-            True,
-            "The last pair (i = 31) turns slowest, and its wavelength falls a little "
-            "short of the round figure 2*pi * 10000.",
-            "",
-        )
+        return _report(True, "Your value is the exact wavelength of the slowest pair for "
+                             "d_model = 64, in positions.", "")
     if close(2 * np.pi * 10000.0):
         hint = ("That is the round figure quoted in the paper. The ladder stops one rung "
                 "earlier: which i is the last pair, and what is 2i / d_model for it?")
@@ -459,7 +454,7 @@ def check_sin_spot_the_bug(fixed_sinusoidal):
             hint = ("The shape is right but the values are not: compare your first row with "
                     "the formula (position 0 gives 0, 1, 0, 1, ...).")
         return _report(False, "", hint)
-    return _report(True, "Every pair now turns at 10000**(-2i/d_model), as in the paper.", "")
+    return _report(True, "Your fixed_sinusoidal gives the paper's table at every size tested.", "")
 
 
 def check_sin_dot_at_offset(dot_at_offset):
@@ -509,8 +504,8 @@ def check_sin_dot_at_offset(dot_at_offset):
                 hint = (f"Wrong for k = {k}, d_model = {d_model}. Test it against a table: "
                         "pe = posenc.sinusoidal(k + 1, d_model); pe[0] @ pe[k].")
             return _report(False, "", hint)
-    return _report(True, "The dot product is a sum of cosines of k * omega_i: it depends on "
-                         "the offset only, and is the same for k and -k.", "")
+    return _report(True, "Your dot_at_offset agrees with dot products of table rows for every "
+                         "offset and width tested, negative offsets included.", "")
 
 
 def check_sin_rotation(M):
@@ -540,7 +535,7 @@ def check_sin_rotation(M):
     table = _paper_table(40, 6)
     moved = table[:-5] @ arr.T  # row p becomes M @ PE(p)
     if np.allclose(moved, table[5:], atol=1e-6):
-        return _report(True, "Three 2 x 2 rotations, by 5 * omega_i each, on the diagonal.", "")
+        return _report(True, "Your matrix maps PE(pos) to PE(pos + 5) for every position tested.", "")
     if np.allclose(table[5:] @ arr.T, table[:-5], atol=1e-6):
         hint = ("This M moves rows 5 positions back. Check the signs of the sine entries "
                 "against the angle-addition formulas.")
@@ -551,8 +546,9 @@ def check_sin_rotation(M):
         hint = ("It works for pos = 0 but not for every pos: M must not depend on the position, "
                 "only on the shift 5 (use the angle-addition formulas).")
     else:
-        hint = ("Build M block by block: pair i = (column 2i, column 2i + 1) is rotated by "
-                "the angle 5 * omega_i; all other entries are 0.")
+        hint = ("Follow the chapter's construction of M_k, now with k = 5: write each entry of "
+                "PE(pos + 5) with the angle-addition formulas. Which entries of PE(pos) does it "
+                "need, and with which coefficients?")
     return _report(False, "", hint)
 
 
@@ -585,8 +581,8 @@ def check_sin_layout_permutation(perm):
     inter = _paper_table(12, 10)
     halves = np.hstack([inter[:, 0::2], inter[:, 1::2]])
     if np.array_equal(halves[:, perm], inter):
-        return _report(True, "Sine of pair i from column i, its cosine from column 5 + i, "
-                             "in turn. It is the inverse of the permutation in the chapter.", "")
+        return _report(True, "The halves table, reordered by your perm, equals the interleaved "
+                             "table.", "")
     if np.array_equal(inter[:, perm], halves):
         hint = ("This turns the interleaved table into the halves one, the direction shown in "
                 "the chapter. You need the way back: where does each interleaved column sit "
@@ -648,7 +644,7 @@ def check_cat_vocab_sizes(cased, lowered):
     if None in answer:
         return _report(False, "", "Both answers are whole numbers: counts of distinct tokens.")
     if answer == expected:
-        return _report(True, "Lower-casing saves one row: 'The' and 'the' share it.", "")
+        return _report(True, "Both counts are right, with case kept and lower-cased.", "")
     if len(tokens) in answer:
         hint = ("That counts every token of the sentence; the table needs one row per "
                 "*distinct* token (build_vocab numbers each new token once).")
@@ -690,7 +686,7 @@ def check_cat_pe3(pe3):
         return _report(False, "", "PE(3) has d_model = 4 numbers: a sine and a cosine for "
                                   "each of the two pairs.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "The fast pair has turned 3 radians, the slow pair only 0.03.", "")
+        return _report(True, "All four numbers of PE(3) are right to three decimals.", "")
     degrees = np.radians([3, 3, 0.03, 0.03])
     if _close(arr, np.sin(degrees) * [1, 0, 1, 0] + np.cos(degrees) * [0, 1, 0, 1],
               atol=1e-3, rtol=0):
@@ -727,7 +723,7 @@ def check_cat_most_changed(step_12, step_34):
     Examples
     --------
     >>> check_cat_most_changed(3, 3)
-    Not yet. The slow pair (dims 2 and 3) turns by only 0.01 radians per step; look at the fast pair.
+    Not yet. How far does the slow pair (dims 2 and 3) turn in one step, compared with the fast pair (dims 0 and 1)?
     False
     """
     pe = np.array([_cat_pe(p) for p in range(5)])
@@ -736,11 +732,10 @@ def check_cat_most_changed(step_12, step_34):
     if None in answer or not all(0 <= a < 4 for a in answer):
         return _report(False, "", "Each answer is a dimension: a whole number from 0 to 3.")
     if answer == expected:
-        return _report(True, "The fast pair always wins, but whether its sine or its cosine "
-                             "moves more depends on where the hand is on the circle.", "")
+        return _report(True, "Both dimensions are right, for the first step and for the second.", "")
     if any(a >= 2 for a in answer):
-        hint = ("The slow pair (dims 2 and 3) turns by only 0.01 radians per step; "
-                "look at the fast pair.")
+        hint = ("How far does the slow pair (dims 2 and 3) turn in one step, compared with "
+                "the fast pair (dims 0 and 1)?")
     else:
         hint = ("Within the fast pair, compare |sin(p+1) - sin(p)| with |cos(p+1) - cos(p)| "
                 "for each step. The sine changes fastest where the cosine is large, and the "
@@ -775,8 +770,7 @@ def check_cat_the_difference(diff):
     if arr is None or arr.shape != (4,):
         return _report(False, "", "The difference of two input vectors has d_model = 4 numbers.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "The embedding cancels: whatever the word, the difference is "
-                             "PE(5) - PE(1).", "")
+        return _report(True, "All four numbers of x_5 - x_1 are right to three decimals.", "")
     if _close(-arr, expected, atol=1e-3, rtol=0):
         hint = "The sign is reversed: take the second 'the' (position 5) minus the first."
     elif _close(arr, _cat_pe(4) - _cat_pe(0), atol=1e-3, rtol=0):
@@ -818,7 +812,7 @@ def check_learned_gpt2_params(n_params):
         return _report(False, "", "Give a single number: the count of trainable entries.")
     value = float(arr.reshape(()))
     if value == rows * width:
-        return _report(True, "One vector of 768 numbers for each of the 1024 positions.", "")
+        return _report(True, "That is the number of trainable entries in the table.", "")
     if value == rows:
         hint = "That is the number of rows. Every row is a whole vector: how many numbers does it hold?"
     elif value == width:
@@ -932,12 +926,8 @@ def check_learned_bag_tasks(answer):
     if not chosen or not chosen <= {"a", "b", "c", "d"}:
         return _report(False, "", "Choose among the letters a, b, c and d.")
     if chosen == expected:
-        return _report(
-            True,
-            "Those labels depend only on which tokens occur and how often, and a "
-            "permutation-invariant model sees exactly that.",
-            "",
-        )
+        return _report(True, "You chose exactly the tasks that the model without positions can "
+                             "get right on every sequence.", "")
     if "a" in chosen:
         hint = ("Task (a) is the chapter's task: swapping A and B flips its label but not "
                 "the bag of tokens.")
@@ -970,7 +960,7 @@ def check_learned_causal_none(accuracy):
     Examples
     --------
     >>> check_learned_causal_none(0.5)
-    Not yet. That is chance level. Did the model you trained and evaluated get causal=True?
+    Not yet. Check the set-up: did the model you trained and evaluated get causal=True?
     False
     """
     arr = _as_array(accuracy)
@@ -980,14 +970,10 @@ def check_learned_causal_none(accuracy):
     if not 0 <= value <= 1:
         return _report(False, "", "An accuracy lies between 0 and 1 (use 0.95, not 95).")
     if value >= 0.9:
-        return _report(
-            True,
-            "The causal mask breaks the permutation symmetry: a token sees only the tokens "
-            "before it, so the output depends on the order even without any position signal.",
-            "",
-        )
+        return _report(True, "Your accuracy is in the range this set-up reaches on the mirrored "
+                             "test set of length 16.", "")
     if abs(value - 0.5) < 0.05:
-        hint = "That is chance level. Did the model you trained and evaluated get causal=True?"
+        hint = "Check the set-up: did the model you trained and evaluated get causal=True?"
     else:
         hint = ("Train a fresh init_model(\"none\", causal=True, seed=0) with learned.train(..., seed=0) "
                 "and evaluate the trained model on the mirrored test set of length 16.")

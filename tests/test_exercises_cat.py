@@ -184,3 +184,29 @@ def test_the_difference_wrong(capsys, answer, hint):
     ok, out = verdict(capsys, exercises.check_cat_the_difference, answer)
     assert ok is False and out.startswith("Not yet.") and hint in out
     never_reveals(out, DIFF)
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not state the answer, its numbers, the angles
+# the exercise asks to write down first, or the reasoning it asks for.
+
+PE1 = [math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)]
+
+
+@pytest.mark.parametrize("check, args, giveaways, values", [
+    (exercises.check_cat_vocab_sizes, (6, 5),
+     ["6", "5", "one row", "saves", "share", "'The'", "merge"], []),
+    (exercises.check_cat_pe3, (PE3,),
+     ["3 radians", "0.03", "radian", "fast pair", "slow pair", "angle", "turned"], PE3),
+    (exercises.check_cat_most_changed, (1, 0),
+     ["1", "0", "fast pair", "slow pair", "sine", "cosine", "circle", "wins"], []),
+    (exercises.check_cat_the_difference, (DIFF,),
+     ["PE(5)", "PE(1)", "cancel", "embedding", "whatever the word", "only the positions"], DIFF),
+])
+def test_success_message_gives_nothing_away(check, args, giveaways, values, capsys):
+    ok, out = verdict(capsys, check, *args)
+    assert ok is True and out.startswith("Correct!")
+    for s in giveaways:
+        assert s not in out, f"success message reveals {s!r}: {out!r}"
+    never_reveals(out, values)

@@ -159,8 +159,8 @@ def test_causal_none_right(answer, capsys):
 @pytest.mark.parametrize(
     "answer, words",
     [
-        (0.5, "chance level"),
-        (0.52, "chance level"),
+        (0.5, "Check the set-up"),
+        (0.52, "Check the set-up"),
         (0.7, "causal=True"),
         (95, "between 0 and 1"),
         (-0.1, "between 0 and 1"),
@@ -172,3 +172,28 @@ def test_causal_none_wrong(answer, words, capsys):
     assert ex.check_learned_causal_none(answer) is False
     out = capsys.readouterr().out
     assert out.startswith("Not yet.") and words in out
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not state the answer, its factors or the
+# reasoning (and for the causal model, not whether it stays at chance).
+
+
+@pytest.mark.parametrize("check, answer, giveaways", [
+    (ex.check_learned_gpt2_params, GPT2,
+     ["786432", "786,432", "786 432", "786", "768", "1024", "vector", "each of the", "times"]),
+    (ex.check_learned_extend, extend_lstsq, ["improve", "longest", "24", "32"]),
+    (ex.check_learned_bag_tasks, "bd",
+     ["(b)", "(d)", "b and d", "which tokens occur", "how often", "permutation-invariant",
+      "bag", "reorder"]),
+    (ex.check_learned_causal_none, 1.0,
+     ["chance", "above", "permutation", "symmetry", "breaks", "order", "position signal",
+      "sees only", "1.0", "100%"]),
+])
+def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
+    assert check(answer)
+    text = capsys.readouterr().out
+    assert text.startswith("Correct!")
+    for s in giveaways:
+        assert s not in text, f"success message reveals {s!r}: {text}"

@@ -231,8 +231,8 @@ def least_squares_from_one_row():
         (rotation_by_hand().T, "5 positions back"),
         (np.eye(6), "identity"),
         (least_squares_from_one_row(), "works for pos = 0"),
-        (rotation_by_hand(k=4), "block by block"),
-        (rotation_matrix(5, 6, layout="halves"), "block by block"),
+        (rotation_by_hand(k=4), "angle-addition formulas. Which entries"),
+        (rotation_matrix(5, 6, layout="halves"), "angle-addition formulas. Which entries"),
         (np.eye(4), "6 x 6"),
         ("M", "6 x 6"),
     ],
@@ -293,3 +293,32 @@ def test_checkers_return_real_bools(capsys):
     ]
     assert [type(r) for r in results] == [bool] * 6
     assert results == [True] * 5 + [False]
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not state the answer, its value, its structure
+# or the reasoning the exercise asks for.
+
+
+@pytest.mark.parametrize("check, answer, giveaways", [
+    (ex.check_sin_longest_wavelength, LONGEST,
+     ["31", "62", "i =", "last pair", "round figure", "short of", "10000", "2*pi",
+      f"{LONGEST:.0f}", f"{LONGEST:.1f}", f"{LONGEST:.3g}", f"{LONGEST:,.0f}", "47"]),
+    (ex.check_sin_spot_the_bug, fixed_loop,
+     ["2i", "2 * i", "4i", "10000", "**", "exponent", "first pair", "columns 0"]),
+    (ex.check_sin_dot_at_offset, dot_sum,
+     ["cos", "sum", "omega", "-k", "offset only", "symmetric", "property"]),
+    (ex.check_sin_rotation, rotation_by_hand(),
+     ["2 x 2", "2x2", "rotation", "block", "diagonal", "omega", "5 *", "angle",
+      "0.2837", "0.9589", "0.284", "0.959", "cos", "sin"]),
+    (ex.check_sin_layout_permutation, PERM,
+     ["inverse", "column i", "5 + i", "sine", "cosine", "argsort", "0, 5, 1, 6", "[0 5 1 6",
+      str(PERM), str(PERM)[1:-1]]),
+])
+def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
+    assert check(answer)
+    text = capsys.readouterr().out
+    assert text.startswith("Correct!")
+    for s in giveaways:
+        assert s not in text, f"success message reveals {s!r}: {text}"

@@ -255,8 +255,8 @@ def test_causal_swap_accepts_right_answers(answer, capsys):
         ([2, 3, 4], "positions after the swapped pair"),
         ([0, 1, 2, 3, 4, 5], "before the swap"),
         ([1, 2, 3], "before the swap"),
-        ([2], "different set of earlier words"),
-        ([], "different set of earlier words"),
+        ([2], "compare its own word"),
+        ([], "compare its own word"),
         ([2, 3, 6], "from 0 to 5"),
         ([2.5, 3], "whole numbers"),
         (np.array([False, True, True, False]), "one entry per position"),
@@ -268,3 +268,25 @@ def test_causal_swap_rejects_wrong_answers_without_revealing(answer, hint, capsy
     assert not ok
     assert hint in text
     assert "[2, 3]" not in text and "{2, 3}" not in text and "2 and 3" not in text
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not answer the exercise's question either: how
+# many permutations there are and why, or which positions change and why.
+
+
+@pytest.mark.parametrize("check, answer, giveaways", [
+    (check_why_bag_of_words, BAG, ["2, 1, 1", "[2 1 1", "twice"]),
+    (check_why_permutation, PERMS[0],
+     ["two", "2", "3", "both", "interchangeable", "the's", "'the'", "same embedding", "more than one"]),
+    (check_why_permutation, PERMS[1], ["two", "2", "0, 4", "interchangeable", "the's"]),
+    (check_why_self_attention, attend_vectorized, ["sqrt", "softmax", "tril"]),
+    (check_why_causal_swap, CHANGED,
+     ["2", "3", "set", "order", "after the swap", "before", "moved", "same words"]),
+])
+def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
+    ok, text = verdict(check, answer, capsys)
+    assert ok
+    for s in giveaways + [str(answer), str(answer)[1:-1]]:
+        assert s not in text, f"success message reveals {s!r}: {text}"
