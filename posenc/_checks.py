@@ -76,11 +76,13 @@ def float_dtype(name, value):
     return dtype
 
 
-def array(name, value, *, ndim=None, min_ndim=None, dtype=float):
+def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True):
     """Convert to a numpy array of ``dtype`` and check its number of axes.
 
     Complex input is refused, not cast: numpy would drop the imaginary parts
-    with nothing but a warning.
+    with nothing but a warning. With ``finite=False`` NaN and inf are let
+    through, for a caller that allows some of them (logits may hold ``-inf``)
+    and checks the rest itself.
     """
     not_numbers = TypeError(f"{name} must be array-like of numbers, got {type(value).__name__}")
     try:
@@ -102,6 +104,6 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float):
         raise ValueError(
             f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}"
         )
-    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+    if finite and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite numbers (no NaN or inf)")
     return arr

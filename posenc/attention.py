@@ -41,7 +41,8 @@ def softmax(x, axis=-1):
     Raises
     ------
     TypeError
-        If ``x`` is not numeric or ``axis`` is not an integer.
+        If ``x`` is not an array of real numbers (complex input is refused,
+        not cast) or ``axis`` is not an integer.
     ValueError
         If ``x`` is empty, contains NaN or ``+inf``, has a slice that is all
         ``-inf``, or ``axis`` is out of range.
@@ -144,7 +145,8 @@ def attention(q, k, v, *, mask=None, bias=None):
     Raises
     ------
     TypeError
-        If an input is not numeric, or ``mask`` is not boolean.
+        If an input is not an array of real numbers (complex input is
+        refused, not cast), or ``mask`` is not boolean.
     ValueError
         If an input has fewer than 2 axes or an empty axis, contains NaN or
         inf (``bias`` may hold ``-inf``), the shapes do not fit together, or
@@ -205,11 +207,8 @@ def _matrices(name, x):
 
 
 def _logits(name, x):
-    """``x`` as a float array; NaN and +inf are rejected, -inf is kept."""
-    try:
-        x = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be array-like of numbers, got {type(x).__name__}") from None
+    """``x`` as a float array; complex, NaN and +inf are rejected, -inf is kept."""
+    x = _checks.array(name, x, finite=False)
     if np.isnan(x).any() or np.isposinf(x).any():
         raise ValueError(f"{name} must not contain NaN or +inf (-inf is allowed: it gives weight 0)")
     return x

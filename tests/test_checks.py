@@ -8,6 +8,8 @@ TypeError naming the argument.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -42,7 +44,38 @@ def test_array_still_converts_real_input():
     (lambda: posenc.rope(np.ones((2, 4)), positions=[0, 1j]), "positions"),
     (lambda: posenc.attention(np.ones((2, 2)), 1j * np.ones((2, 2)), np.ones((2, 2))), "k"),
     (lambda: posenc.plot.heatmap(1j * np.ones((2, 2))), "table"),
+    # attention's bias and softmax's logits used to have their own conversion:
+    # a complex bias lost its imaginary part with a warning only, and softmax
+    # said "got list" for a list of complex numbers
+    (lambda: posenc.attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)),
+                              bias=1j * np.ones((2, 2))), "bias"),
+    (lambda: posenc.attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)),
+                              bias=[[0, -np.inf], [1j, 0]]), "bias"),
+    (lambda: posenc.softmax([1 + 2j, 0]), "x"),
+    (lambda: posenc.softmax(np.zeros(3, dtype=complex)), "x"),
 ])
 def test_public_functions_refuse_complex(call, name):
-    with pytest.raises(TypeError, match=rf"^{name} must hold real numbers"):
-        call()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a clear TypeError, not a ComplexWarning first
+        with pytest.raises(TypeError, match=rf"^{name} must hold real numbers"):
+            call()
+
+
+def test_array_finite_false_lets_inf_through_for_the_caller():
+    arr = _checks.array("x", [0.0, -np.inf, np.inf, np.nan], finite=False)
+    assert np.isneginf(arr[1]) and np.isposinf(arr[2]) and np.isnan(arr[3])
+    with pytest.raises(ValueError, match="x must contain only finite"):
+        _checks.array("x", [0.0, -np.inf])
+    with pytest.raises(TypeError, match="^x must hold real numbers"):
+        _checks.array("x", [0.0, 1j], finite=False)
+
+
+def test_logits_keep_minus_inf_and_refuse_nan_and_plus_inf():
+    np.testing.assert_allclose(posenc.softmax([0.0, -np.inf]), [1.0, 0.0])
+    q = k = v = np.eye(2)
+    _, w = posenc.attention(q, k, v, bias=[[0.0, -np.inf], [0.0, 0.0]])
+    assert w[0, 1] == 0.0
+    with pytest.raises(ValueError, match=r"bias must not contain NaN or \+inf"):
+        posenc.attention(q, k, v, bias=[[0.0, np.nan], [0.0, 0.0]])
+    with pytest.raises(ValueError, match=r"x must not contain NaN or \+inf"):
+        posenc.softmax([0.0, np.inf])
