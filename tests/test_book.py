@@ -15,3 +15,22 @@ def test_book_builds_strictly(built_book):
 
 def test_index_redirects_to_the_landing_page(built_book):
     assert "book/intro.html" in (built_book / "index.html").read_text()
+
+
+def test_api_page_documents_every_public_function_and_no_checker(built_book):
+    import re
+
+    import posenc
+    import posenc.exercises
+    import posenc.plot
+
+    ids = set(re.findall(r'id="(posenc\.[\w.]+)"', (built_book / "book" / "api.html").read_text()))
+    expected = {f"{module.__name__}.{name}" for module in (posenc, posenc.plot)
+                for name in module.__all__ if callable(getattr(module, name))}  # functions, not constants or modules
+    assert len(expected) > 30
+    assert expected - ids == set(), "public functions missing from the API page"
+    # a checker's docstring says what a correct answer must satisfy: not on a page students read
+    checkers = {name for name in dir(posenc.exercises) if name.startswith("check_")}
+    assert checkers, "posenc.exercises has no checkers?"
+    leaked = {i for i in ids if i.rsplit(".", 1)[-1] in checkers}
+    assert leaked == set(), f"exercise checkers documented on the API page: {sorted(leaked)}"
