@@ -1033,7 +1033,8 @@ def check_rel_shaw_index(answer):
     return _report(
         np.array_equal(arr, expected),
         "Every (query, key) pair with the same clipped offset shares one table row.",
-        "Entry [i, j] is clip(j - i, -k, k) + k; offsets beyond k share the outermost rows.",
+        "For each (query, key) pair: what is the offset j - i, what does clipping to k make of it, "
+        "and which of the 5 rows holds the vector for that clipped offset?",
     )
 
 
@@ -1070,7 +1071,8 @@ def check_rel_t5_bucket_mates(answer):
     return _report(
         ok,
         "Your list is exactly the offsets that share the bucket of -20.",
-        "Compare t5_bucket(r) with t5_bucket(-20) for every r in range(-200, 201) and keep the equal ones.",
+        "Which bucket holds a key 20 positions in the past? Which other distances share that bucket, "
+        "and can a key in the future ever land in it?",
     )
 
 
@@ -1135,8 +1137,9 @@ def check_rel_layout_permutation(answer):
     if arr is None or arr.shape != (8,) or not np.array_equal(np.sort(arr), np.arange(8)):
         return _report(False, "", "Give an array holding each of the numbers 0 to 7 exactly once.")
     if np.array_equal(arr, np.r_[0:8:2, 1:8:2]):
-        return _report(False, "", "That is the permutation for the opposite direction "
-                       "(interleaved checkpoint to halves code); invert it.")
+        return _report(False, "", "That reorders the other way round (an interleaved checkpoint for halves "
+                       "code). Where must each coordinate of the halves-trained head go so that "
+                       "interleaved code pairs it with its partner?")
     rng = np.random.default_rng(0)
     w_q, w_k = rng.normal(size=(2, 5, 8))  # input width 5, head width 8
     x = rng.normal(size=(9, 5))

@@ -60,8 +60,8 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
     Raises
     ------
     TypeError
-        If ``x`` or ``positions`` is not numeric, or ``base`` is not a real
-        number.
+        If ``x`` or ``positions`` is not an array of real numbers (complex
+        input is refused, not cast), or ``base`` is not a real number.
     ValueError
         If ``x`` has fewer than 2 axes, ``d`` is odd or 0, ``positions`` is
         not 1-D with ``seq_len`` finite entries, ``base`` is not positive, or

@@ -169,6 +169,25 @@ def test_alibi_half_life_wrong(wrong, capsys):
     _no_leak(capsys, HALF_LIFE)
 
 
+@pytest.mark.parametrize("check, wrong, recipes", [
+    # a one-entry slip reaches the last, most general hint
+    (exercises.check_rel_shaw_index, np.where(np.arange(24).reshape(4, 6) == 5, 3, SHAW),
+     ["clip(", "+ k", "relative_positions"]),
+    (exercises.check_rel_t5_bucket_mates, np.arange(-22, -16),
+     ["t5_bucket(", "range(", "== t5_bucket"]),
+    (exercises.check_rel_layout_permutation, np.r_[0:8:2, 1:8:2],
+     ["invert", "inverse", "argsort"]),
+])
+def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, capsys):
+    # a hint asks the question that leads to the answer; it does not hand over
+    # the solution cell's recipe
+    assert not check(wrong)
+    text = capsys.readouterr().out
+    assert text.startswith("Not yet.")
+    for recipe in recipes:
+        assert recipe not in text, f"hint gives the method away ({recipe!r}): {text}"
+
+
 # --- success messages give nothing away ----------------------------------------
 # The book prints the check's output under the exercise, outside the solution's
 # toggle, so "Correct! ..." must not answer the exercise's question either.
