@@ -38,3 +38,15 @@ def built_book():
     assert result.returncode == 0, f"`make book` failed:\n{log}"
     assert (HTML / "index.html").is_file(), f"no _build/html/index.html after `make book`:\n{log}"
     return HTML
+
+
+def assert_correct_reveals_nothing(capsys, check, args, giveaways):
+    """Run an exercise checker on a right answer: it must pass, and its message
+    must contain none of ``giveaways`` (the book prints the message under the
+    exercise, outside the solution's toggle). Returns the printed text."""
+    ok = check(*args)
+    text = capsys.readouterr().out
+    assert ok is True and text.startswith("Correct!"), text
+    for s in giveaways:
+        assert s not in text, f"success message reveals {s!r}: {text}"
+    return text

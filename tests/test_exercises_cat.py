@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import assert_correct_reveals_nothing
 
 from posenc import exercises
 
@@ -205,8 +206,5 @@ PE1 = [math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)]
      ["PE(5)", "PE(1)", "cancel", "embedding", "whatever the word", "only the positions"], DIFF),
 ])
 def test_success_message_gives_nothing_away(check, args, giveaways, values, capsys):
-    ok, out = verdict(capsys, check, *args)
-    assert ok is True and out.startswith("Correct!")
-    for s in giveaways:
-        assert s not in out, f"success message reveals {s!r}: {out!r}"
+    out = assert_correct_reveals_nothing(capsys, check, args, giveaways)
     never_reveals(out, values)

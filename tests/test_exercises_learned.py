@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_correct_reveals_nothing
 
 from posenc import exercises as ex
 
@@ -192,8 +193,4 @@ def test_causal_none_wrong(answer, words, capsys):
       "sees only", "1.0", "100%"]),
 ])
 def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
-    assert check(answer)
-    text = capsys.readouterr().out
-    assert text.startswith("Correct!")
-    for s in giveaways:
-        assert s not in text, f"success message reveals {s!r}: {text}"
+    assert_correct_reveals_nothing(capsys, check, [answer], giveaways)

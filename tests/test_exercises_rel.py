@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import assert_correct_reveals_nothing
 
 from posenc import exercises
 
@@ -199,8 +200,4 @@ def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, capsys):
     (exercises.check_rel_alibi_half_life, HALF_LIFE, ["twice", "double", "slow", "1.386", "177"]),
 ])
 def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
-    assert check(answer)
-    text = capsys.readouterr().out
-    assert text.startswith("Correct!")
-    for s in giveaways + sorted(_numbers(answer)):
-        assert s not in text, f"success message reveals {s!r}: {text}"
+    assert_correct_reveals_nothing(capsys, check, [answer], giveaways + sorted(_numbers(answer)))
