@@ -352,7 +352,7 @@ def test_make_student_writes_the_edition():
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     out = ROOT / "_build" / "student"
     assert sorted(p.name for p in out.glob("*.ipynb")) == [p.name for p in BOOK_NOTEBOOKS]
-    assert (out / "README.md").is_file() and (out / "posenc" / "exercises.py").is_file()
+    assert (out / "README.md").is_file() and (out / "posenc" / "exercises" / "__init__.py").is_file()
     pins = (out / "requirements.txt").read_text()
     assert re.search(r"^numpy==\S+$", pins, re.M) and re.search(r"^matplotlib==\S+$", pins, re.M)
 

@@ -1,11 +1,11 @@
-"""The shared helpers at the top of posenc/exercises.py, which every checker uses."""
+"""The shared helpers of posenc/exercises/_common.py, which every checker uses."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from posenc.exercises import _as_array, _close, _report
+from posenc.exercises._common import _as_array, _close, _report
 
 
 def test_report_prints_the_verdict_and_returns_a_bool(capsys):

@@ -1,0 +1,197 @@
+"""Checkers of chapter 3, *The cat sat on the mat*.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import _as_array, _close, _report
+
+__all__ = [
+    "check_cat_vocab_sizes",
+    "check_cat_pe3",
+    "check_cat_most_changed",
+    "check_cat_the_difference",
+]
+
+
+def _cat_pe(pos):
+    """PE(pos) for d_model = 4, written out: [sin p, cos p, sin p/100, cos p/100]."""
+    return np.array([np.sin(pos), np.cos(pos), np.sin(pos / 100), np.cos(pos / 100)])
+
+
+def _cat_whole(x):
+    """``x`` as an int if it is a whole number (int, numpy int, 3.0), else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return int(f) if f.is_integer() else None
+
+
+def check_cat_vocab_sizes(cased, lowered):
+    """Check the vocabulary sizes of "The dog saw the cat and the cat saw the dog."
+
+    Parameters
+    ----------
+    cased : int
+        Number of rows the embedding table needs when case is kept
+        (``tokenize(sentence)``).
+    lowered : int
+        Number of rows with ``tokenize(sentence, lower=True)``.
+
+    Returns
+    -------
+    bool
+        ``True`` if both counts are right; a hint is printed otherwise.
+
+    Examples
+    --------
+    >>> check_cat_vocab_sizes(3, 3)
+    Not yet. Lower-casing merges a capitalised word with its lower-case twin, so the two counts differ here.
+    False
+    """
+    # the sentence's tokens, written out so the checker does not rely on tokenize
+    tokens = "The dog saw the cat and the cat saw the dog".split()
+    expected = (len(set(tokens)), len({t.lower() for t in tokens}))
+    answer = (_cat_whole(cased), _cat_whole(lowered))
+    if None in answer:
+        return _report(False, "", "Both answers are whole numbers: counts of distinct tokens.")
+    if answer == expected:
+        return _report(True, "Both counts are right, with case kept and lower-cased.", "")
+    if len(tokens) in answer:
+        hint = ("That counts every token of the sentence; the table needs one row per "
+                "*distinct* token (build_vocab numbers each new token once).")
+    elif len(tokens) + 1 in answer or answer[0] == expected[0] + 1:
+        hint = "tokenize drops punctuation: the final '.' is not a token."
+    elif answer[0] == answer[1]:
+        hint = ("Lower-casing merges a capitalised word with its lower-case twin, "
+                "so the two counts differ here.")
+    elif answer[0] < answer[1]:
+        hint = "Lower-casing can merge tokens but never split them: it cannot add rows."
+    else:
+        hint = ("Write the tokens in order, then cross out each one you have seen before; "
+                "count what is left, once keeping case and once after lower-casing.")
+    return _report(False, "", hint)
+
+
+def check_cat_pe3(pe3):
+    r"""Check PE(3) for d_model = 4, positions counted from 1.
+
+    Parameters
+    ----------
+    pe3 : array_like of 4 numbers
+        :math:`[\sin(3/10000^{0}), \cos(3/10000^{0}), \sin(3/10000^{1/2}),
+        \cos(3/10000^{1/2})]`, computed by hand; three decimals are enough.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> check_cat_pe3([0.0, 0.0, 0.0])
+    Not yet. PE(3) has d_model = 4 numbers: a sine and a cosine for each of the two pairs.
+    False
+    """
+    expected = _cat_pe(3)
+    arr = _as_array(pe3)
+    if arr is None or arr.shape != (4,):
+        return _report(False, "", "PE(3) has d_model = 4 numbers: a sine and a cosine for "
+                                  "each of the two pairs.")
+    if _close(arr, expected, atol=1e-3, rtol=0):
+        return _report(True, "All four numbers of PE(3) are right to three decimals.", "")
+    degrees = np.radians([3, 3, 0.03, 0.03])
+    if _close(arr, np.sin(degrees) * [1, 0, 1, 0] + np.cos(degrees) * [0, 1, 0, 1],
+              atol=1e-3, rtol=0):
+        hint = "Your calculator is in degrees. The angles are in radians: switch it to RAD."
+    elif _close(arr[[1, 0, 3, 2]], expected, atol=1e-3, rtol=0):
+        hint = "Sine and cosine are swapped: even dimensions (0, 2) hold the sines."
+    elif _close(arr[:2], expected[:2], atol=1e-3, rtol=0):
+        hint = ("The first pair is right. For the second pair (i = 1) the divisor is "
+                "10000 ** (2 * 1 / 4); check it, then the angle 3 / divisor.")
+    elif any(_close(arr, _cat_pe(p), atol=1e-3, rtol=0) for p in (2, 4)):
+        hint = ("That is the encoding of a neighbouring position. In this chapter the "
+                "position of the third token is 3, and the angles are 3 / divisor.")
+    else:
+        hint = ("For pair i the angle is 3 / 10000 ** (2i / 4), with i = 0 for dims 0, 1 "
+                "and i = 1 for dims 2, 3; take the sine for the even dim, the cosine for "
+                "the odd one.")
+    return _report(False, "", hint)
+
+
+def check_cat_most_changed(step_12, step_34):
+    """Check which dimension of PE changes most between two positions (d_model = 4).
+
+    Parameters
+    ----------
+    step_12 : int
+        The dimension (0 to 3) with the largest ``|PE(2)[d] - PE(1)[d]|``.
+    step_34 : int
+        The same for ``|PE(4)[d] - PE(3)[d]|``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> check_cat_most_changed(3, 3)
+    Not yet. How far does the slow pair (dims 2 and 3) turn in one step, compared with the fast pair (dims 0 and 1)?
+    False
+    """
+    pe = np.array([_cat_pe(p) for p in range(5)])
+    expected = tuple(int(np.argmax(np.abs(pe[b] - pe[a]))) for a, b in ((1, 2), (3, 4)))
+    answer = (_cat_whole(step_12), _cat_whole(step_34))
+    if None in answer or not all(0 <= a < 4 for a in answer):
+        return _report(False, "", "Each answer is a dimension: a whole number from 0 to 3.")
+    if answer == expected:
+        return _report(True, "Both dimensions are right, for the first step and for the second.", "")
+    if any(a >= 2 for a in answer):
+        hint = ("How far does the slow pair (dims 2 and 3) turn in one step, compared with "
+                "the fast pair (dims 0 and 1)?")
+    else:
+        hint = ("Within the fast pair, compare |sin(p+1) - sin(p)| with |cos(p+1) - cos(p)| "
+                "for each step. The sine changes fastest where the cosine is large, and the "
+                "other way round.")
+    return _report(False, "", hint)
+
+
+def check_cat_the_difference(diff):
+    """Check ``x_5 - x_1``, the difference of the two "the" input vectors.
+
+    With ``lower=True`` both occurrences of "the" (positions 1 and 5) look up
+    the same embedding row, so their input vectors ``x = E[id] + PE(pos)``
+    differ only through the positions.
+
+    Parameters
+    ----------
+    diff : array_like of 4 numbers
+        The input vector of the second "the" minus that of the first.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> check_cat_the_difference([1, 2])
+    Not yet. The difference of two input vectors has d_model = 4 numbers.
+    False
+    """
+    expected = _cat_pe(5) - _cat_pe(1)
+    arr = _as_array(diff)
+    if arr is None or arr.shape != (4,):
+        return _report(False, "", "The difference of two input vectors has d_model = 4 numbers.")
+    if _close(arr, expected, atol=1e-3, rtol=0):
+        return _report(True, "All four numbers of x_5 - x_1 are right to three decimals.", "")
+    if _close(-arr, expected, atol=1e-3, rtol=0):
+        hint = "The sign is reversed: take the second 'the' (position 5) minus the first."
+    elif _close(arr, _cat_pe(4) - _cat_pe(0), atol=1e-3, rtol=0):
+        hint = "Those are positions counted from 0; this chapter counts from 1."
+    else:
+        hint = ("Both rows look up the same embedding, so E cancels in x_5 - x_1; "
+                "what is left depends only on the two positions.")
+    return _report(False, "", hint)
