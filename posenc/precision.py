@@ -124,7 +124,7 @@ def float_format(fmt, *, name="fmt"):
     Parameters
     ----------
     fmt : str, numpy dtype or FloatFormat
-        A name from :data:`FORMATS` (``"bfloat16"``...), or ``np.float16``,
+        A name from ``posenc.FORMATS`` (``"bfloat16"``...), or ``np.float16``,
         ``np.float32``, ``np.float64``.
     name : str
         The argument's name, for the error message.
@@ -136,7 +136,7 @@ def float_format(fmt, *, name="fmt"):
     Raises
     ------
     ValueError
-        If ``fmt`` names no format of :data:`FORMATS`.
+        If ``fmt`` names no format of ``posenc.FORMATS``.
 
     Examples
     --------

@@ -66,8 +66,7 @@ def check_prec_bf16_neighbours(answer):
     stored = _bfloat16(n)
     expected = int(np.argmax(stored[:-1] == stored[1:]))
     if p == expected:
-        return _report(True, "From there on, neighbouring positions start to share "
-                             "their bfloat16 value.", "")
+        return _report(True, "From there on, neighbours can share a bfloat16 value.", "")
     if p == expected + 1:
         hint = ("That is the first integer bfloat16 cannot store. Which stored value "
                 "does it take, and which of its neighbours has the same one?")
@@ -148,8 +147,7 @@ def check_prec_fp32_angle(answer):
     error = np.abs(angle32.astype(np.float64) - m * theta)
     expected = int(np.argmax(error > 1e-3))
     if m0 == expected:
-        return _report(True, "Before it the float32 angle of pair 1 is within 1e-3 "
-                             "radian of the exact one.", "")
+        return _report(True, "Before it, pair 1's float32 angle is within 1e-3 rad.", "")
     cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m * theta))
     if m0 == int(np.argmax(cos_error > 1e-3)):
         hint = "That is where the cosine's error passes 1e-3; the question is about the angle."
