@@ -330,6 +330,9 @@ def pair_circle(
     annotate=True,
     ax=None,
     title=None,
+    color=None,
+    marker="o",
+    label=None,
     figsize=(4, 4),
 ):
     r"""Draw one (sine, cosine) pair of an encoding table as points on a circle.
@@ -360,6 +363,13 @@ def pair_circle(
         As in :func:`heatmap`.
     title : str, optional
         Default ``"Pair <pair> (dims <2i>, <2i+1>)"``.
+    color : str, optional
+        Colour of the points, default ``PALETTE["blue"]``.
+    marker : str, default "o"
+        Marker of the points.
+    label : str, optional
+        Legend entry of the points. Draw two pairs on one ``ax`` by calling
+        the function twice, each with its own colour, marker and label.
 
     Returns
     -------
@@ -380,7 +390,8 @@ def pair_circle(
     t = np.linspace(0, 2 * np.pi, 361)
     ax.plot(np.cos(t), np.sin(t), color="0.7", linewidth=1)
     x, y = table[:, 2 * pair], table[:, 2 * pair + 1]  # first column across
-    ax.plot(x, y, marker="o", color=PALETTE["blue"], linewidth=1)
+    ax.plot(x, y, marker=marker, color=PALETTE["blue"] if color is None else color,
+            linewidth=1, label=label)
     if annotate:
         for pos, xi, yi in zip(positions, x, y):
             ax.annotate(f"{pos:g}", (xi, yi), xytext=(1.13 * xi, 1.13 * yi),

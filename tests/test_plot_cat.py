@@ -88,6 +88,19 @@ def test_pair_circle_turns_clockwise():
     assert np.all(x[:-1] * y[1:] - y[:-1] * x[1:] < 0)
 
 
+def test_pair_circle_two_pairs_on_one_axes():
+    table = sinusoidal(6, 4, start=1)
+    ax = plot.pair_circle(table, 0, annotate=False, label="fast")
+    plot.pair_circle(table, 1, ax=ax, annotate=False, color=plot.PALETTE["orange"],
+                     marker="s", label="slow")
+    labelled = {line.get_label(): line for line in ax.lines}
+    fast, slow = labelled["fast"], labelled["slow"]
+    assert fast is ax.lines[1]
+    assert slow.get_marker() == "s" and slow.get_color() == plot.PALETTE["orange"]
+    assert fast.get_color() == plot.PALETTE["blue"]
+    np.testing.assert_allclose(slow.get_xdata(), [math.sin(p / 100) for p in range(1, 7)])
+
+
 def test_pair_circle_second_pair_without_labels():
     table = sinusoidal(3, 4)
     ax = plot.pair_circle(table, 1, annotate=False, title="slow")
