@@ -50,7 +50,7 @@ SCHEME_STYLE = {
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
 }
-"""One colour and one marker per position scheme: ``ax.plot(x, y, **SCHEME_STYLE["rope"])``.
+"""One colour and one marker per position scheme, as in ``ax.plot(x, y, **SCHEME_STYLE["rope"])``.
 
 Colour and marker both differ, so lines stay apart in grey print too.
 """
