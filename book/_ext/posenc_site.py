@@ -12,6 +12,23 @@
    read like the citations in the text ("Vaswani et al., 2017"), sorted by
    author, with titles kept as written in references.bib ("RoFormer", not
    "Roformer").
+4. The page layout (``templates/layout.html``): no top header band, whose
+   hidden duplicate buttons left the phone menu dead (pydata-sphinx-theme
+   issue #2451) and showed a second Search button on desktops; no
+   fontawesome.js (1.5 MB), the icons come from the theme's web fonts.
+5. Exercises: each exercise's and solution's content gets an id of its own
+   (sphinx-exercise gives them all ``exercise-content`` or
+   ``solution-content``); nbgrader's ``# BEGIN SOLUTION`` / ``# END
+   SOLUTION`` lines are left out of the code shown in the HTML (the
+   notebooks keep them); ``static/posenc-site.js`` names each solution
+   toggle after its solution ("Solution to Exercise 2.1 (...)") instead of
+   "Toggle hidden content" for all of them.
+6. A section whose title is a {doc} link (the exercises page: "## {doc}`01_why_order_matters`")
+   is listed in the page's contents box under the chapter's title, not its
+   file name.
+7. ``static/posenc-site.css``: display math scrolls inside its own box on a
+   narrow screen, and a print stylesheet (code wraps instead of being cut
+   off, solutions are printed open, no buttons).
 """
 
 from __future__ import annotations
@@ -19,6 +36,11 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util import docname_join
 
 import latexcodec  # noqa: F401  (registers the "ulatex" codec)
 from pybtex.plugin import register_plugin
@@ -106,7 +128,111 @@ def tidy_assets(app, pagename, templatename, context, doctree):
         context[name] = assets
 
 
+HERE = Path(__file__).resolve().parent
+_FONTAWESOME_JS = re.compile(r'\s*<script[^>]*src="[^"]*/fontawesome\.js[^"]*"[^>]*></script>')
+# nbgrader's solution markers, as the book writes them (README, "Writing an exercise").
+SOLUTION_MARKER = re.compile(r"^[ \t]*#+[ \t]*(BEGIN|END) SOLUTION[ \t]*$")
+
+
+def without_fontawesome_js(html):
+    """The theme's <head> without its fontawesome.js <script> (a Jinja filter)."""
+    return _FONTAWESOME_JS.sub("", str(html))
+
+
+def strip_solution_markers(code):
+    """Code without nbgrader's ``# BEGIN SOLUTION`` / ``# END SOLUTION`` lines."""
+    return "\n".join(line for line in code.split("\n") if not SOLUTION_MARKER.match(line))
+
+
+def add_templates(app, config):
+    config.templates_path.insert(0, str(HERE / "templates"))
+    config.html_static_path.append(str(HERE / "static"))
+
+
+def add_jinja_filters(app):
+    templates = getattr(app.builder, "templates", None)
+    if templates is not None and hasattr(templates, "environment"):
+        templates.environment.filters["posenc_without_fontawesome_js"] = without_fontawesome_js
+
+
+def _in_code_cell(node):
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.container) and "cell_input" in parent.get("classes", []):
+            return True
+        parent = parent.parent
+    return False
+
+
+def tidy_exercises(app, doctree, docname):
+    """Unique ids for exercise and solution content; no nbgrader markers in code cells."""
+    for section in doctree.findall(nodes.section):
+        ids = section.get("ids", [])
+        if ids in (["exercise-content"], ["solution-content"]) and section.parent is not None:
+            owner = (section.parent.get("ids") or [docname])[0]
+            section["ids"] = [nodes.make_id(f"{owner}-content")]
+    for block in list(doctree.findall(nodes.literal_block)):
+        text = block.astext()
+        if _in_code_cell(block) and any(SOLUTION_MARKER.match(line) for line in text.split("\n")):
+            new = strip_solution_markers(text)
+            block.children = []
+            block += nodes.Text(new)
+            block.rawsource = new
+
+
+def record_doc_titles(app, doctree):
+    """Remember section titles that are a {doc} link: their contents entry needs the title."""
+    env = app.env
+    found = {}
+    for section in doctree.findall(nodes.section):
+        title = section.next_node(nodes.title)
+        if title is None or title.parent is not section:
+            continue
+        refs = list(title.findall(addnodes.pending_xref))
+        if len(refs) == 1 and refs[0].get("reftype") == "doc" and section.get("ids"):
+            target = docname_join(env.docname, refs[0]["reftarget"])
+            found[section["ids"][0]] = target
+    if found:
+        if not hasattr(env, "posenc_doc_titles"):
+            env.posenc_doc_titles = {}
+        env.posenc_doc_titles[env.docname] = found
+
+
+def purge_doc_titles(app, env, docname):
+    getattr(env, "posenc_doc_titles", {}).pop(docname, None)
+
+
+def merge_doc_titles(app, env, docnames, other):
+    if not hasattr(env, "posenc_doc_titles"):
+        env.posenc_doc_titles = {}
+    env.posenc_doc_titles.update(getattr(other, "posenc_doc_titles", {}))
+
+
+def name_doc_links_in_contents(app, env):
+    """In each page's contents box, a {doc}-link title reads as the linked page's title."""
+    for docname, sections in getattr(env, "posenc_doc_titles", {}).items():
+        toc = env.tocs.get(docname)
+        if toc is None:
+            continue
+        for ref in toc.findall(nodes.reference):
+            section = ref.get("anchorname", "").lstrip("#")
+            target = sections.get(section)
+            if target in env.titles:
+                ref.children = []
+                ref += nodes.Text(env.titles[target].astext())
+    return []
+
+
 def setup(app):
     register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle, force=True)
+    app.connect("config-inited", add_templates)
+    app.connect("builder-inited", add_jinja_filters)
     app.connect("html-page-context", tidy_assets, priority=900)
+    app.connect("doctree-read", record_doc_titles)
+    app.connect("env-purge-doc", purge_doc_titles)
+    app.connect("env-merge-info", merge_doc_titles)
+    app.connect("env-updated", name_doc_links_in_contents)
+    app.connect("doctree-resolved", tidy_exercises)
+    app.add_css_file("posenc-site.css")
+    app.add_js_file("posenc-site.js")
     return {"parallel_read_safe": True, "parallel_write_safe": True}
