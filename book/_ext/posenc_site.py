@@ -26,7 +26,9 @@
 6. A section whose title is a {doc} link (the exercises page: "## {doc}`01_why_order_matters`")
    is listed in the page's contents box under the chapter's title, not its
    file name.
-7. Math is typeset when the book is built: ``posenc_math.py``.
+7. Math is typeset when the book is built: ``posenc_math.py``. Search
+   results get excerpts from file:// too, with readable formulas:
+   ``posenc_search.py``.
 8. Icons: the Font Awesome web fonts the theme ships weigh 270 KB, for the
    twenty icons the book shows. After the build, each font is cut down to
    the icons the pages name (fontTools, already pinned as a matplotlib
@@ -319,6 +321,7 @@ def name_doc_links_in_contents(app, env):
 def setup(app):
     register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle, force=True)
     app.setup_extension("posenc_math")  # math typeset at build time (see its docstring)
+    app.setup_extension("posenc_search")  # search excerpts from file:// (see its docstring)
     app.connect("config-inited", add_templates)
     app.connect("builder-inited", add_jinja_filters)
     app.connect("html-page-context", tidy_assets, priority=900)
