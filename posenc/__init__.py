@@ -6,6 +6,7 @@ family of formulas; everything public is re-exported here, so
 
 Modules
 -------
+==========  ==========================================================
 sinusoidal  the encoding of Vaswani et al. (2017) and its rotation matrices
 text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
@@ -15,6 +16,7 @@ by_hand     one table entry computed step by step, as with a pencil
 learned     learned position tables and a tiny attention model trained in NumPy
 plot        the book's pictures
 exercises   the checkers of the book's exercises
+==========  ==========================================================
 """
 
 from . import exercises, plot
