@@ -43,6 +43,7 @@ import gzip
 import os
 import re
 import shutil
+import subprocess
 import time
 import urllib.parse
 import urllib.request
@@ -1191,3 +1192,98 @@ def test_browser_check_catches_a_broken_page(site, tmp_path):
     assert "MathJax error: 'Undefined control sequence \\\\nosuchmacro'" in math["broken.html"]
     assert "math not typeset: '\\\\(x_1\\\\)'" in math["broken.html"]
     assert any(p.startswith("raw TeX left in the text") and "$$pos + k$$" in p for p in math["broken.html"])
+
+
+# --- make pdf -------------------------------------------------------------
+
+
+def chapter_titles():
+    """(number, title, notebook) of each numbered chapter, from its first heading."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    titles = []
+    for part in toc.get("parts", []):
+        if not part.get("numbered"):
+            continue
+        for entry in part.get("chapters", []):
+            nb = nbformat.read(ROOT / (entry["file"] + ".ipynb"), as_version=4)
+            heading = next(c.source for c in nb.cells if c.cell_type == "markdown")
+            titles.append((len(titles) + 1, heading.strip().splitlines()[0].lstrip("# ").strip(),
+                           ROOT / (entry["file"] + ".ipynb")))
+    return titles
+
+
+def printed_number(path):
+    """A number that the notebook prints: the first decimal with 4 or more
+    decimals, not all zero (``0.8415``, ``-1.2654``), in its stored outputs."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            text = out.get("text") or out.get("data", {}).get("text/plain", "")
+            text = text if isinstance(text, str) else "".join(text)
+            for found in re.finditer(r"-?\d+\.\d{4,}", text):
+                if re.search(r"[1-9]", found.group(0)):
+                    return found.group(0)
+    return None
+
+
+@pytest.fixture(scope="module")
+def book_pdf(site):
+    """_build/pdf/book.pdf, made by ``make pdf`` (after the HTML build, whose
+    doctrees it reuses)."""
+    require_chromium()
+    result = subprocess.run(["make", "--no-print-directory", "pdf"], cwd=ROOT,
+                            capture_output=True, text=True)
+    log = (result.stdout + result.stderr)[-4000:]
+    assert result.returncode == 0, f"`make pdf` failed:\n{log}"
+    pdf = ROOT / "_build" / "pdf" / "book.pdf"
+    assert pdf.is_file() and pdf.stat().st_size > 100_000, f"no PDF written:\n{log}"
+    return pdf
+
+
+def test_pdf_has_every_chapter_in_order_with_its_numbers(book_pdf):
+    from pypdf import PdfReader
+
+    reader = PdfReader(book_pdf)
+    pages = [page.extract_text() or "" for page in reader.pages]
+    flat = [re.sub(r"\s+", " ", p) for p in pages]
+    squeezed = [re.sub(r"\s+", "", p) for p in pages]
+    assert "Contents" in flat[0], "the first page is not the contents page"
+    starts = []
+    for number, title, _ in chapter_titles():
+        heading = f"{number}. {title}"
+        assert heading in flat[0], f"the contents page does not list {heading!r}"
+        where = [i for i, p in enumerate(flat) if i > 0 and p.lstrip().startswith(heading)]
+        assert where, f"no page starts with the chapter heading {heading!r}"
+        starts.append(where[0])
+    assert starts == sorted(starts), f"chapters out of order: pages {starts}"
+    bounds = starts + [len(pages)]
+    for (number, title, nb), begin, end in zip(chapter_titles(), bounds, bounds[1:]):
+        value = printed_number(nb)
+        assert value, f"{nb.name} prints no decimal number to look for"
+        assert any(value in squeezed[i] for i in range(begin, end)), (
+            f"chapter {number}: the printed number {value} is not in its pages {begin + 1}-{end}")
+
+
+def test_pdf_contents_page_links_to_the_chapters(book_pdf):
+    """The contents entries are links within the PDF, and the PDF has an outline."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(book_pdf)
+    internal = 0
+    for annot in reader.pages[0].get("/Annots") or []:
+        annot = annot.get_object()
+        action = annot.get("/A")
+        if "/Dest" in annot or (action is not None and action.get("/S") == "/GoTo"):
+            internal += 1
+    assert internal >= len(chapter_titles()), f"only {internal} internal links on the contents page"
+    assert reader.outline, "the PDF has no outline (bookmarks)"
+
+
+def test_printed_number_finder(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("print(1.5)", outputs=[
+            nbformat.v4.new_output("stream", name="stdout", text="1.5\n")]),
+        nbformat.v4.new_code_cell("X", outputs=[nbformat.v4.new_output(
+            "execute_result", data={"text/plain": "[[ 0.1257 -0.1321]]"}, execution_count=2)])])
+    nbformat.write(nb, tmp_path / "nb.ipynb")
+    assert printed_number(tmp_path / "nb.ipynb") == "0.1257"
