@@ -5,13 +5,15 @@
 // identical names. Each button is named after the solution it opens
 // ("Solution to Exercise 2.1 (The longest wavelength)"); aria-expanded,
 // which togglebutton keeps up to date, says whether it is open.
-document.addEventListener("DOMContentLoaded", () => {
+// togglebutton adds its buttons on DOMContentLoaded, after this script's
+// listener: name them once every listener has run.
+document.addEventListener("DOMContentLoaded", () => setTimeout(() => {
   for (const button of document.querySelectorAll(".admonition .toggle-button")) {
     const title = button.closest(".admonition-title");
     const name = title ? title.textContent.replace(/\s+/g, " ").trim() : "";
     if (name) button.setAttribute("aria-label", name);
   }
-});
+}, 0));
 
 // Search excerpts: on the search page, Sphinx fetches each result's page to
 // cut an excerpt from it. From file:// the browser refuses (CORS), and over
