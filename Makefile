@@ -12,10 +12,11 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book test execute student otter exercises bench lock clean
+.PHONY: help venv book pdf test execute student otter exercises bench lock clean
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
+	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
 	@echo "make student  write the student edition (solutions removed) to _build/student"
@@ -38,6 +39,15 @@ book: $(STAMP)
 	rm -rf _build/html _build/.doctrees _build/jupyter_execute
 	$(JB_BUILD)
 	@echo "Open _build/html/index.html in a browser to read the book."
+
+# The whole book as one PDF, without TeX: Jupyter Book's single-page HTML
+# (strict, like `make book`; it reuses the doctrees of `make book` if they
+# are there), printed by the system's headless Chromium with the book's print
+# stylesheet: contents page, numbered chapters, internal links, an outline.
+pdf: $(STAMP)
+	rm -rf _build/singlehtml _build/pdf
+	$(BIN)/jupyter-book build . --builder singlehtml -W -n --keep-going
+	$(BIN)/python book/_ext/make_pdf.py _build/singlehtml _build/pdf/book.pdf
 
 test: $(STAMP)
 	$(BIN)/python -m pytest book tests posenc

@@ -6,6 +6,7 @@ family of formulas; everything public is re-exported here, so
 
 Modules
 -------
+==========  ==========================================================
 sinusoidal  the encoding of Vaswani et al. (2017) and its rotation matrices
 text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
@@ -16,6 +17,7 @@ learned     learned position tables and a tiny attention model trained in NumPy
 precision   rounding to float16, bfloat16 and float32; RoPE angles in low precision
 plot        the book's pictures
 exercises   the checkers of the book's exercises
+==========  ==========================================================
 """
 
 from . import exercises, plot

@@ -389,7 +389,7 @@ def pair_circle(
     annotate = _checks.boolean("annotate", annotate)
     ax = _axes(ax, figsize)
     t = np.linspace(0, 2 * np.pi, 361)
-    ax.plot(np.cos(t), np.sin(t), color="0.7", linewidth=1)
+    ax.plot(np.cos(t), np.sin(t), color=PALETTE["grey"], alpha=0.6, linewidth=1)
     x, y = table[:, 2 * pair], table[:, 2 * pair + 1]  # first column across
     ax.plot(x, y, marker=marker, color=PALETTE["blue"] if color is None else color,
             linewidth=1, label=label)
@@ -397,8 +397,8 @@ def pair_circle(
         for pos, xi, yi in zip(positions, x, y):
             ax.annotate(f"{pos:g}", (xi, yi), xytext=(1.13 * xi, 1.13 * yi),
                         ha="center", va="center", fontsize="small")
-    ax.axhline(0, color="0.85", linewidth=0.8)
-    ax.axvline(0, color="0.85", linewidth=0.8)
+    ax.axhline(0, color=PALETTE["grey"], alpha=0.3, linewidth=0.8)
+    ax.axvline(0, color=PALETTE["grey"], alpha=0.3, linewidth=0.8)
     ax.set_aspect("equal")
     ax.set(xlim=(-1.3, 1.3), ylim=(-1.3, 1.3))
     if title is None:
