@@ -40,7 +40,7 @@ book: $(STAMP)
 	@echo "Open _build/html/index.html in a browser to read the book."
 
 test: $(STAMP)
-	$(BIN)/python -m pytest book tests posenc
+	$(BIN)/python -m pytest -n auto --dist loadfile book tests posenc
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
