@@ -50,7 +50,7 @@ pdf: $(STAMP)
 	$(BIN)/python book/_ext/make_pdf.py _build/singlehtml _build/pdf/book.pdf
 
 test: $(STAMP)
-	$(BIN)/python -m pytest book tests posenc
+	$(BIN)/python -m pytest -n auto --dist loadfile book tests posenc
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
