@@ -56,9 +56,10 @@ lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --allow-root --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/book $(LAB_ARGS)
 
 # Slower than `make test` (a minute for JupyterLab in headless Chromium, two
-# or three for the chapters in a fresh environment); .ci/run runs both.
+# or three for the chapters in a fresh environment; --durations lists each
+# step's time); .ci/run runs both.
 lab-check: $(LAB_STAMP)
-	$(BIN)/python -m pytest tests/check_lab.py tests/check_standalone.py
+	$(BIN)/python -m pytest --durations=0 tests/check_lab.py tests/check_standalone.py
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)

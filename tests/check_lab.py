@@ -28,7 +28,6 @@ ran) and ``lab-exercise.png`` (the first exercise).
 
 from __future__ import annotations
 
-import copy
 import os
 import secrets
 import shutil
@@ -242,7 +241,7 @@ def drive_browser(browser_path, base, token, name, port, record, home):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
-    seen, waits = {"waits": []}, None
+    seen = {"waits": []}
     plan = record["plan"]
     where, n_cells = plan["cells"], plan["n_cells"]
     boot, first_out = where["boot"], where["first_out"]

@@ -33,7 +33,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import nbformat
 import pytest
@@ -42,7 +41,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from conftest import BOOK, ROOT
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
 import nbtools  # noqa: E402
