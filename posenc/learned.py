@@ -494,7 +494,8 @@ def forward(model, tokens):
     # Sequences do not interact, so a large batch runs in pieces: the same logits,
     # but the (M, chunk, n_heads, n, n) temporaries stay small enough to be fast.
     M, batch, n = len(params["E"]), tokens.shape[-2], tokens.shape[-1]
-    chunk = max(1, _CHUNK_ENTRIES // (M * model["n_heads"] * n * n))
+    rows = 1 if model["readout"] == "last" else n  # rows of A that _forward computes
+    chunk = max(1, _CHUNK_ENTRIES // (M * model["n_heads"] * rows * n))
     logits = np.concatenate([_forward(model, params, tokens[..., i:i + chunk, :])[0]
                              for i in range(0, batch, chunk)], axis=1)
     return _unstacked(model, logits)
