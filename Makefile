@@ -25,7 +25,8 @@ help:
 	@echo "make student  write the student edition (solutions removed) to _build/student"
 	@echo "make otter    write Otter Assign versions of the chapters to _build/otter"
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
-	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json)"
+	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
+	@echo "              and training posenc.learned's model before and after its speed-up"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -87,6 +88,7 @@ exercises: $(STAMP)
 # times and ratios; the appendix on fast tables shows the JSON it writes.
 bench: $(STAMP)
 	$(BIN)/python tests/bench_sinusoidal.py
+	$(BIN)/python tests/bench_training.py
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -11,6 +11,7 @@ sinusoidal  the encoding of Vaswani et al. (2017) and its rotation matrices
 text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
 rotary      rotary position embedding (RoPE)
+scaling     RoPE past its training length: PI, NTK, YaRN, Llama 3.1
 relative    relative positions, T5 buckets, ALiBi
 by_hand     one table entry computed step by step, as with a pencil
 learned     learned position tables and a tiny attention model trained in NumPy
@@ -32,6 +33,8 @@ from .relative import *  # noqa: F401,F403
 from .relative import __all__ as _relative_all
 from .rotary import *  # noqa: F401,F403
 from .rotary import __all__ as _rotary_all
+from .scaling import *  # noqa: F401,F403
+from .scaling import __all__ as _scaling_all
 from .sinusoidal import *  # noqa: F401,F403
 from .sinusoidal import __all__ as _sinusoidal_all
 from .text import *  # noqa: F401,F403
@@ -44,6 +47,7 @@ __all__ = [
     *_text_all,
     *_attention_all,
     *_rotary_all,
+    *_scaling_all,
     *_relative_all,
     "explain_entry",
     *_learned_all,

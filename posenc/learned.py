@@ -6,7 +6,7 @@ pass looks rows up, the backward pass adds each row's gradients back into
 the table (a scatter-add): :func:`lookup` and :func:`lookup_backward`. Token
 embeddings are a table too, looked up by token id instead of by position.
 
-The model of the chapter is one attention layer between an embedding and a
+The model of the chapters is one attention layer between an embedding and a
 linear readout, small enough to follow line by line:
 
 .. math::
@@ -16,37 +16,68 @@ linear readout, small enough to follow line by line:
     A &= \mathrm{softmax}\!\left(q k^\top / \sqrt{d_h} + B\right)
                                               && \text{one matrix per head} \\
     o_i &= \textstyle\sum_j A_{ij} v_j        && \text{heads concatenated} \\
-    \bar o &= \tfrac{1}{n} \textstyle\sum_i o_i  && \text{mean over positions} \\
+    \bar o &= \textstyle\sum_i r_i\, o_i = \sum_j \bar a_j v_j,
+        \quad \bar a_j = \sum_i r_i A_{ij}  && \text{the readout's average} \\
     \mathrm{logits} &= \bar o\, W_\mathrm{out} + b_\mathrm{out}
 
-With ``readout="last"``, :math:`\bar o` is replaced by :math:`o_n`, the
-output of the last position, where a causal language model makes its
-prediction.
+The readout weights :math:`r_i` are :math:`1/n` for every position with
+``readout="mean"``; with ``readout="last"`` only the last position counts
+(:math:`r_n = 1`), where a causal language model makes its prediction, and
+the code computes only that row of :math:`A`. Either way the outputs
+:math:`o_i` are never formed one by one: :math:`\bar a` says how much of
+each value :math:`v_j` reaches the readout.
 
 The position ``scheme`` decides where position enters:
 
 * ``"none"``: :math:`p_i = 0` and :math:`B = 0`;
 * ``"sinusoidal"``: :math:`p_i` is row ``i`` of :func:`posenc.sinusoidal`;
 * ``"learned"``: :math:`p_i = P[i]`, a trainable table of ``max_len`` rows;
-* ``"rope"``: :math:`p_i = 0`; each head's ``q`` and ``k`` are rotated by
-  :func:`posenc.rope`;
+* ``"rope"``: :math:`p_i = 0`; in each head, pair :math:`c` of ``q_i`` and
+  ``k_i`` is turned by the angle :math:`i\,\theta_c` (as :func:`posenc.rope`
+  does, interleaved layout) and multiplied by ``attention_factor``;
 * ``"alibi"``: :math:`p_i = 0`; :math:`B` is :func:`posenc.alibi_bias`
   (fixed slopes, one per head).
 
-Every function works on a whole batch at once; the backward pass is written
-out by hand (:func:`loss_and_grads`) and checked against finite differences
-in the tests.
+With ``causal=True``, :math:`B` also holds :math:`-\infty` above the
+diagonal. Every function works on a whole batch at once; the backward pass
+is written out by hand (:func:`loss_and_grads`) and checked against finite
+differences in the tests. One shortcut in the code: :math:`h_i` depends
+only on the position :math:`i` and the token :math:`x_i`, and so do
+:math:`q_i`, :math:`k_i` and :math:`v_i`, so they are computed once for
+every (position, token) pair and looked up for every sequence (see
+``_forward``).
+
+**Stacks of models.** ``init_model(..., seed=[0, 1, ..., 7])`` builds eight
+models at once: every parameter gets a leading axis of length 8, and
+:func:`forward`, :func:`accuracy`, :func:`loss_and_grads` and :func:`train`
+run all eight side by side, as one batch of arrays. Model ``m`` of a stack
+computes exactly what it would compute alone; training a stack is simply
+faster than training its models one by one, because numpy spends most of
+the time of such tiny models on calling functions, not on arithmetic.
+
+**RoPE settings.** A ``"rope"`` model holds ``model["inv_freq"]``, the
+frequencies :math:`\theta_c` of each head (default
+``posenc.frequencies(d_model // n_heads)``, that is
+:math:`\theta_c = 10000^{-2c/d_h}`), and ``model["attention_factor"]``
+(default 1.0), which multiplies the rotated queries and keys, as Hugging
+Face multiplies cos and sin by ``attention_scaling``: the scores scale by
+its square. Both can be changed on a trained model, for evaluation or for a
+short fine-tune at another length:
+``dict(model, inv_freq=model["inv_freq"] / 4, attention_factor=1.1)``.
 """
 
 from __future__ import annotations
+
+import functools
+import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
 from . import _checks
 from .attention import causal_mask
 from .relative import alibi_bias
-from .rotary import rope
-from .sinusoidal import sinusoidal
+from .sinusoidal import frequencies, sinusoidal
 
 __all__ = [
     "SCHEMES",
@@ -70,7 +101,7 @@ SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
 
 READOUTS = ("mean", "last")
 
-_CHUNK = 50  # forward() runs larger batches in pieces of this many sequences
+_CHUNK_ENTRIES = 2**20  # forward() cuts a batch so that A holds about this many numbers
 
 ORDER_VOCAB = ("A", "B", "c", "d", "e", "f", "g", "h")
 """Tokens of :func:`order_task`: two markers, then six filler words."""
@@ -186,9 +217,9 @@ def lookup_backward(grad, indices, n_rows):
             f"grad must have shape indices.shape + (d_model,) = {indices.shape} + (d,), "
             f"got {grad.shape}"
         )
-    d_table = np.zeros((n_rows, grad.shape[-1]))
-    np.add.at(d_table, indices, grad)  # unbuffered: repeated indices add up
-    return d_table
+    # one_hot[t, r] = 1 where place t reads row r; its transpose adds up the gradients
+    one_hot = indices.reshape(-1, 1) == np.arange(n_rows)
+    return one_hot.T.astype(grad.dtype) @ grad.reshape(-1, grad.shape[-1])
 
 
 # --- the task -----------------------------------------------------------
@@ -307,9 +338,10 @@ def init_model(
     readout="mean",
     token_std=1.0,
     position_std=0.02,
+    dtype=np.float64,
     seed=0,
 ):
-    """A fresh model: its configuration and a dict of parameters.
+    """A fresh model, or a stack of fresh models: configuration and parameters.
 
     Parameters
     ----------
@@ -343,21 +375,42 @@ def init_model(
         only): BERT's value (GPT-2 uses 0.01). Next to unit-size token
         embeddings, positions start almost silent, and rows that training
         never reaches stay close to zero.
-    seed : int or numpy.random.Generator, default 0
+    dtype : numpy floating dtype, default numpy.float64
+        Precision of the parameters and of every computation with them.
+        ``np.float32`` trains about as well and faster; the gradient check
+        of the tests needs ``np.float64``. The initial values are drawn in
+        float64 and then rounded, so both precisions start from the same
+        model.
+    seed : int, numpy.random.Generator, or sequence of int, default 0
+        One seed: one model. A sequence of ``M`` seeds: a *stack* of ``M``
+        models, trained side by side; every parameter gets a leading axis of
+        length ``M``, and model ``m`` of the stack is exactly the model
+        ``init_model(..., seed=seeds[m])``.
 
     Returns
     -------
     dict
-        ``{"scheme", "n_heads", "causal", "readout", "max_len", "params"}``; ``params``
-        maps ``"E"`` (tokens), ``"P"`` (positions, ``"learned"`` only),
-        ``"W_q"``, ``"W_k"``, ``"W_v"``, ``"W_out"`` and ``"b_out"`` to
-        float64 arrays.
+        ``{"scheme", "n_heads", "causal", "readout", "max_len",
+        "n_models", "params"}``; ``n_models`` is ``None`` for a single
+        model and ``M`` for a stack. ``params`` maps ``"E"`` (tokens),
+        ``"P"`` (positions, ``"learned"`` only), ``"W_q"``, ``"W_k"``,
+        ``"W_v"``, ``"W_out"`` and ``"b_out"`` to arrays. With ``"rope"``
+        the dict also holds the two settings of the rotation, which can be
+        changed on a trained model (see the module docstring):
+        ``"inv_freq"``, the frequencies :math:`\\theta_i` of every head
+        (default ``posenc.frequencies(d_model // n_heads)``), and
+        ``"attention_factor"`` (default 1.0).
 
     Examples
     --------
     >>> model = init_model("learned", d_model=16, max_len=64)
     >>> {name: p.shape for name, p in model["params"].items()}
     {'E': (8, 16), 'P': (64, 16), 'W_q': (16, 16), 'W_k': (16, 16), 'W_v': (16, 16), 'W_out': (16, 2), 'b_out': (2,)}
+    >>> stack = init_model("rope", seed=[0, 1, 2], dtype=np.float32)
+    >>> stack["n_models"], stack["params"]["W_q"].shape, stack["params"]["W_q"].dtype
+    (3, (3, 16, 16), dtype('float32'))
+    >>> stack["inv_freq"]  # two pairs per head of width 4
+    array([1.  , 0.01])
     """
     scheme = _checks.choice("scheme", scheme, SCHEMES)
     vocab_size = _checks.positive_int("vocab_size", vocab_size)
@@ -369,6 +422,7 @@ def init_model(
     readout = _checks.choice("readout", readout, READOUTS)
     token_std = _checks.real("token_std", token_std, positive=True)
     position_std = _checks.real("position_std", position_std, positive=True)
+    dtype = _checks.float_dtype("dtype", dtype)
     if d_model % n_heads:
         raise ValueError(f"n_heads must divide d_model, got n_heads={n_heads}, d_model={d_model}")
     if scheme == "rope" and (d_model // n_heads) % 2:
@@ -376,16 +430,30 @@ def init_model(
             f"rope rotates pairs, so the head width d_model // n_heads must be even, "
             f"got {d_model} // {n_heads} = {d_model // n_heads}"
         )
-    rng = _rng(seed)
-    params = {"E": init_table(vocab_size, d_model, std=token_std, seed=rng)}
-    if scheme == "learned":
-        params["P"] = init_table(max_len, d_model, std=position_std, seed=rng)
-    for name in ("W_q", "W_k", "W_v"):
-        params[name] = rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
-    params["W_out"] = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
-    params["b_out"] = np.zeros(n_classes)
-    return {"scheme": scheme, "n_heads": n_heads, "causal": causal, "readout": readout,
-            "max_len": max_len, "params": params}
+    seeds = _seeds(seed)
+
+    def draw(rng):  # the parameters of one model, in a fixed order
+        params = {"E": init_table(vocab_size, d_model, std=token_std, seed=rng)}
+        if scheme == "learned":
+            params["P"] = init_table(max_len, d_model, std=position_std, seed=rng)
+        for name in ("W_q", "W_k", "W_v"):
+            params[name] = rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
+        params["W_out"] = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
+        params["b_out"] = np.zeros(n_classes)
+        return params
+
+    if seeds is None:  # one model
+        params = {name: x.astype(dtype) for name, x in draw(_rng(seed)).items()}
+    else:  # a stack: model m is drawn exactly as init_model(..., seed=seeds[m])
+        models = [draw(_rng(s)) for s in seeds]
+        params = {name: np.stack([m[name] for m in models]).astype(dtype) for name in models[0]}
+    model = {"scheme": scheme, "n_heads": n_heads, "causal": causal, "readout": readout,
+             "max_len": max_len, "n_models": None if seeds is None else len(seeds),
+             "params": params}
+    if scheme == "rope":
+        model["inv_freq"] = frequencies(d_model // n_heads)
+        model["attention_factor"] = 1.0
+    return model
 
 
 def forward(model, tokens):
@@ -396,19 +464,22 @@ def forward(model, tokens):
     model : dict
         From :func:`init_model` or :func:`train`.
     tokens : array_like of int, shape ``(batch, n)``
-        Token ids; all sequences of a batch have the same length ``n``.
+        Token ids; all sequences of a batch have the same length ``n``. For
+        a stack of ``M`` models: ``(batch, n)``, the same sequences for
+        every model, or ``(M, batch, n)``, one batch per model.
 
     Returns
     -------
-    numpy.ndarray of shape ``(batch, n_classes)``
+    numpy.ndarray of shape ``(batch, n_classes)``, or ``(M, batch, n_classes)`` for a stack
 
     Raises
     ------
     TypeError
         If ``tokens`` are not integers.
     ValueError
-        If ``tokens`` is not 2-D, a token id is out of range or, with
-        ``"learned"``, ``n`` is longer than the table (``max_len``).
+        If ``tokens`` has the wrong number of axes, a token id is out of
+        range or, with ``"learned"``, ``n`` is longer than the table
+        (``max_len``).
 
     Examples
     --------
@@ -416,14 +487,18 @@ def forward(model, tokens):
     >>> tokens, labels = order_task(3, 5)
     >>> forward(model, tokens).shape
     (3, 2)
+    >>> forward(init_model("alibi", seed=[0, 1]), tokens).shape  # a stack of two
+    (2, 3, 2)
     """
-    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
-    if len(tokens) <= _CHUNK:
-        return _forward(model, tokens)[0]
+    params, tokens = _stacked(model), _tokens(model, tokens)
     # Sequences do not interact, so a large batch runs in pieces: the same logits,
-    # but the (chunk, n_heads, n, n) temporaries stay small enough to be fast.
-    return np.concatenate([_forward(model, tokens[i:i + _CHUNK])[0]
-                           for i in range(0, len(tokens), _CHUNK)])
+    # but the (M, chunk, n_heads, n, n) temporaries stay small enough to be fast.
+    M, batch, n = len(params["E"]), tokens.shape[-2], tokens.shape[-1]
+    rows = 1 if model["readout"] == "last" else n  # rows of A that _forward computes
+    chunk = max(1, _CHUNK_ENTRIES // (M * model["n_heads"] * rows * n))
+    logits = np.concatenate([_forward(model, params, tokens[..., i:i + chunk, :])[0]
+                             for i in range(0, batch, chunk)], axis=1)
+    return _unstacked(model, logits)
 
 
 def attention_weights(model, tokens):
@@ -432,13 +507,14 @@ def attention_weights(model, tokens):
     Parameters
     ----------
     model : dict
-    tokens : array_like of int, shape ``(batch, n)``
+    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)`` for a stack)
 
     Returns
     -------
-    numpy.ndarray of shape ``(batch, n_heads, n, n)``
+    numpy.ndarray of shape ``(batch, n_heads, n, n)``, with a leading axis ``M`` for a stack
         Row ``i`` of head ``h`` holds how much query ``i`` takes from each
-        key; rows sum to 1.
+        key; rows sum to 1. (With ``readout="last"`` the model itself
+        computes only the last row, the one its readout reads.)
 
     Examples
     --------
@@ -446,7 +522,8 @@ def attention_weights(model, tokens):
     >>> A.shape, bool(np.allclose(A.sum(axis=-1), 1))
     ((1, 4, 4, 4), True)
     """
-    return _forward(model, tokens)[1]["A"]
+    params, tokens = _stacked(model), _tokens(model, tokens)
+    return _unstacked(model, _forward(model, params, tokens, all_rows=True)[1]["A"])
 
 
 def accuracy(model, tokens, labels):
@@ -455,12 +532,12 @@ def accuracy(model, tokens, labels):
     Parameters
     ----------
     model : dict
-    tokens : array_like of int, shape ``(batch, n)``
-    labels : array_like of int, shape ``(batch,)``
+    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)`` for a stack)
+    labels : array_like of int, shape ``(batch,)`` (or ``(M, batch)`` for a stack)
 
     Returns
     -------
-    float
+    float, or numpy.ndarray of shape ``(M,)`` for a stack: one accuracy per model
 
     Examples
     --------
@@ -472,43 +549,52 @@ def accuracy(model, tokens, labels):
     >>> both, answers = np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
     >>> accuracy(init_model("none"), both, answers)
     0.5
+    >>> accuracy(init_model("none", seed=[0, 1, 2]), both, answers)
+    array([0.5, 0.5, 0.5])
     """
-    labels = _labels(labels, len(np.asarray(tokens)), model)
-    return float(np.mean(forward(model, tokens).argmax(axis=1) == labels))
+    logits = forward(model, tokens)
+    labels = _labels(labels, logits.shape[:-1], model)
+    right = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
+    return float(right) if model.get("n_models") is None else right
 
 
 def loss_and_grads(model, tokens, labels):
     r"""Mean cross-entropy of a batch, and its gradient for every parameter.
 
     The backward pass, in the order it runs (``dX`` is the gradient of the
-    loss with respect to ``X``):
+    loss with respect to ``X``; :math:`r` and :math:`\bar a` are defined in
+    the module docstring):
 
     .. math::
 
         d\mathrm{logits} &= (\mathrm{softmax}(\mathrm{logits}) - Y)/\mathrm{batch}, &
         dW_\mathrm{out} &= \bar o^\top d\mathrm{logits}, \\
-        do_i &= d\mathrm{logits}\, W_\mathrm{out}^\top / n, &
-        dA &= do\, v^\top,\quad dv = A^\top do, \\
-        dS &= A \odot (dA - \mathrm{rowsum}(dA \odot A)), &
+        d\bar o &= d\mathrm{logits}\, W_\mathrm{out}^\top, &
+        dv_j &= \bar a_j\, d\bar o, \quad g_j = v_j \cdot d\bar o, \\
+        dS_{ij} &= r_i A_{ij} \big(g_j - \textstyle\sum_l A_{il}\, g_l\big), &
         dq &= dS\, k / \sqrt{d_h},\quad dk = dS^\top q / \sqrt{d_h}, \\
         dW_q &= h^\top dq \ (\text{same for } k, v), &
         dh &= dq\,W_q^\top + dk\,W_k^\top + dv\,W_v^\top
 
-    (with ``readout="last"``, ``do_n = dlogits W_out^T`` and every other
-    ``do_i`` is 0), then ``dh`` is scattered into the token table (and, for ``"learned"``,
-    into the position table). With ``"rope"``, ``dq`` and ``dk`` are rotated
-    back by the inverse rotation (positions ``-i``) before ``dW_q``.
+    (:math:`dS` is the backward pass of the softmax,
+    :math:`A \odot (dA - \mathrm{rowsum}(dA \odot A))`, with
+    :math:`dA_{ij} = r_i g_j`), then ``dh`` is added into the rows of the
+    token table that were looked up (and, for ``"learned"``, into the rows
+    of the position table). With ``"rope"``, ``dq`` and ``dk`` are rotated
+    back, by the opposite angles, before ``dW_q`` and ``dW_k``.
 
     Parameters
     ----------
     model : dict
-    tokens : array_like of int, shape ``(batch, n)``
-    labels : array_like of int, shape ``(batch,)``
+    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)`` for a stack)
+    labels : array_like of int, shape ``(batch,)`` (or ``(M, batch)`` for a stack)
         Class of each sequence, in ``[0, n_classes)``.
 
     Returns
     -------
-    loss : float
+    loss : float, or numpy.ndarray of shape ``(M,)`` for a stack
+        The loss of each model of a stack is its own mean over its batch,
+        so its gradient is the one it would get alone.
     grads : dict
         Same keys and shapes as ``model["params"]``.
 
@@ -521,105 +607,255 @@ def loss_and_grads(model, tokens, labels):
     >>> bool(np.all(grads["P"][6:] == 0))  # rows past the sequence get nothing
     True
     """
-    return _loss_and_grads(model, tokens, labels)[:2]
+    params, tokens = _stacked(model), _tokens(model, tokens)
+    loss, grads, _ = _loss_and_grads(model, params, tokens, labels)
+    if model.get("n_models") is None:
+        return float(loss[0]), {name: g[0] for name, g in grads.items()}
+    return loss, grads
 
 
-def _loss_and_grads(model, tokens, labels):
-    """:func:`loss_and_grads`, plus the logits (so that training need not run the model twice)."""
-    logits, cache = _forward(model, tokens)
-    labels = _labels(labels, len(logits), model)
-    p = model["params"]
-    h, q, k, v, A, pooled = (cache[name] for name in ("h", "q", "k", "v", "A", "pooled"))
-    batch, n, d_model = h.shape
-    rows = np.arange(batch)
+def _forward(model, p, tokens, *, all_rows=False):
+    """Logits of a stack of models, and a dict of what the backward pass needs.
 
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))  # stable log-softmax
-    loss = float(-np.mean(log_probs[rows, labels]))
-    d_logits = np.exp(log_probs)  # softmax(logits)
-    d_logits[rows, labels] -= 1.0
-    d_logits /= batch
+    ``p`` holds the parameters with a leading model axis ``M``; ``tokens``
+    is ``(M, batch, n)`` or ``(batch, n)`` (the same for every model).
 
-    grads = {"W_out": pooled.T @ d_logits, "b_out": d_logits.sum(axis=0)}
-    d_pooled = d_logits @ p["W_out"].T
-    if model["readout"] == "mean":  # every position gets 1/n of the gradient
-        d_o = np.broadcast_to(d_pooled[:, None, :] / n, (batch, n, d_model))
-    else:  # only the last position was read
-        d_o = np.zeros((batch, n, d_model))
-        d_o[:, -1] = d_pooled
-    d_o = _split_heads(d_o, model["n_heads"])
-    d_A = d_o @ np.swapaxes(v, -1, -2)
-    d_v = np.swapaxes(A, -1, -2) @ d_o
-    d_S = A * (d_A - np.sum(d_A * A, axis=-1, keepdims=True))  # softmax backward
-    scale = 1.0 / np.sqrt(q.shape[-1])
-    d_q = d_S @ k * scale
-    d_k = np.swapaxes(d_S, -1, -2) @ q * scale
-    if model["scheme"] == "rope":  # rotation backward = rotation by the opposite angle
-        d_q, d_k = rope(np.stack([d_q, d_k]), -np.arange(n))
+    The input of position ``i`` is :math:`h_i = E[x_i] + p_i`: it depends
+    only on the position and on the token there. So do its query, key and
+    value, even after RoPE's rotation. With 8 tokens and batches of 32
+    sequences it is cheaper to compute them once for every (position,
+    token) pair, a table, and to look them up for every sequence, than to
+    multiply every position of every sequence by the weights: the same
+    numbers, a quarter of the work. Shapes of what is looked up, per head:
+    ``q`` is ``(M, batch, H, rows, d_h)``, only for the rows the readout
+    reads, scaled by :math:`1/\\sqrt{d_h}`; ``k`` and ``v`` are
+    ``(M, batch, H, n, d_h)``; ``A`` is ``(M, batch, H, rows, n)``.
+    """
+    scheme, n_heads = model["scheme"], model["n_heads"]
+    M, vocab_size, d_model = p["E"].shape
+    d_h, dtype, n = d_model // n_heads, p["E"].dtype, tokens.shape[-1]
 
-    d_h = np.zeros_like(h)
-    for name, d_x in (("W_q", d_q), ("W_k", d_k), ("W_v", d_v)):
-        d_x = _merge_heads(d_x)
-        grads[name] = h.reshape(-1, d_model).T @ d_x.reshape(-1, d_model)
-        d_h += d_x @ p[name].T
-    tokens = np.asarray(tokens)
-    grads["E"] = lookup_backward(d_h, tokens, len(p["E"]))
+    W = np.concatenate([p["W_q"], p["W_k"], p["W_v"]], axis=-1)  # (M, d, 3 d), as nanoGPT's c_attn
+    table = (p["E"] @ W)[:, None]  # (M, 1, V, 3 d): q, k, v of each token, E[t] W
+    position = _positions(model, p, n, dtype)  # p_i, (M or 1, n, d), or None
+    if position is not None:  # + p_i W, for every position: (M, n, V, 3 d)
+        table = table + (position @ W)[:, :, None]
+    if scheme == "rope":  # turn pair c of the q and k of position i by the angle i * inv_freq[c]
+        cos, sin = _rope_tables(model, n, dtype)  # (n, 2 d)
+        table = np.broadcast_to(table, (M, n, vocab_size, 3 * d_model)).copy()
+        table[..., :2 * d_model] = _rotate(table[..., :2 * d_model], cos[:, None], sin[:, None])
+    # per head, its q, k and v side by side: (M, H, n or 1, V, 3 d_h)
+    n_table = table.shape[1]
+    table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(0, 4, 1, 2, 3, 5)
+    table = table.reshape(M, n_heads, n_table, vocab_size, 3 * d_h)
+    first, r = _read_rows(model, n, dtype, all_rows)  # the readout reads rows first..n-1
+    qkv = _look_up(table, tokens)  # (M, batch, H, n, 3 d_h)
+    q = qkv[..., first:, :d_h] / np.sqrt(d_h, dtype=dtype)
+    k, v = np.ascontiguousarray(qkv[..., d_h:2 * d_h]), np.ascontiguousarray(qkv[..., 2 * d_h:])
+    # numpy multiplies a stack of small matrices much faster when each operand
+    # is stored in the order the product reads it: hence k transposed, in a copy
+    S = q @ np.ascontiguousarray(np.swapaxes(k, -1, -2))  # (M, batch, H, rows, n): q_i . k_j / sqrt(d_h)
+    bias = _score_bias(model, n, dtype)  # ALiBi's penalties and/or the causal mask (-inf)
+    if bias is not None:
+        S += bias[..., first:, :]
+    A = _softmax(S)
+    a_bar = r @ A  # (M, batch, H, n): how much the readout takes from each value
+    pooled = (a_bar[..., None, :] @ v).reshape(M, -1, d_model)  # = sum_i r_i o_i, heads side by side
+    logits = pooled @ p["W_out"] + p["b_out"][:, None, :]
+    return logits, {"q": q, "k": k, "v": v, "A": A, "a_bar": a_bar, "pooled": pooled,
+                    "first": first, "r": r, "W": W, "position": position}
+
+
+def _positions(model, p, n, dtype):
+    """The position vectors p_i added to the input: (1, n, d), (M, n, d) or None."""
+    if model["scheme"] == "sinusoidal":
+        return _sinusoidal_table(n, p["E"].shape[-1], dtype)[None]
     if model["scheme"] == "learned":
-        grads["P"] = lookup_backward(d_h.sum(axis=0), np.arange(n), len(p["P"]))
+        return p["P"][:, :n]
+    return None
+
+
+def _look_up(table, tokens):
+    """``table[m, h, i, x[m, b, i]]`` for every model, sequence, head and position.
+
+    ``table`` is ``(M, H, n or 1, V, w)``; with one row it serves every
+    position. Returns ``(M, batch, H, n, w)``. (One flat index and
+    ``np.take`` are several times faster than four index arrays.)
+    """
+    M, n_heads, n_table, vocab_size, width = table.shape
+    n = tokens.shape[-1]
+    rows = np.arange(n) if n_table > 1 else np.zeros(n, dtype=int)
+    start = ((np.arange(M)[:, None, None, None] * n_heads + np.arange(n_heads)[:, None])
+             * n_table + rows) * vocab_size  # where the rows of (m, h, i) begin
+    return np.take(table.reshape(-1, width), start + tokens[..., None, :], axis=0)
+
+
+def _loss_and_grads(model, p, tokens, labels):
+    """Loss of each model of the stack, gradients (stacked), and the logits."""
+    logits, cache = _forward(model, p, tokens)
+    M, batch = logits.shape[:2]
+    labels = np.broadcast_to(_labels(labels, (M, batch), model), (M, batch))
+    q, k, v, A, a_bar, first, r = (cache[name] for name in
+                                   ("q", "k", "v", "A", "a_bar", "first", "r"))
+    _, vocab_size, d_model = p["E"].shape
+    n, n_heads = v.shape[-2], model["n_heads"]
+    d_h = d_model // n_heads
+
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # stable log-softmax
+    one_hot_labels = labels[..., None] == np.arange(logits.shape[-1])  # Y, (M, batch, n_classes)
+    loss = -np.sum(log_probs * one_hot_labels, axis=(1, 2)) / batch  # one mean per model
+    d_logits = (np.exp(log_probs) - one_hot_labels) / batch  # (softmax(logits) - Y) / batch
+
+    grads = {"W_out": np.swapaxes(cache["pooled"], 1, 2) @ d_logits, "b_out": d_logits.sum(axis=1)}
+    d_pooled = (d_logits @ np.swapaxes(p["W_out"], 1, 2)).reshape(*a_bar.shape[:3], d_h)
+    d_qkv = np.zeros((*v.shape[:-1], 3 * d_h), dtype=v.dtype)  # d_q, d_k, d_v side by side
+    d_qkv[..., 2 * d_h:] = a_bar[..., :, None] @ d_pooled[..., None, :]  # dv_j = a_bar_j d_pooled
+    # dA_ij = r_i g_j with g_j = v_j . d_pooled; every row read has the same weight r_i
+    # (1/n for "mean", 1 for the last row alone), so it goes into g: g -> r_i g
+    g = v @ (r[0] * d_pooled)[..., None]  # (M, batch, H, n, 1)
+    d_S = np.swapaxes(g, -1, -2) - A @ g  # g_j - sum_l A_il g_l
+    d_S *= A  # the softmax backward: A * (dA - rowsum(dA * A))
+    d_qkv[..., first:, :d_h] = d_S @ k / np.sqrt(d_h, dtype=d_S.dtype)  # S = q k^T / sqrt(d_h)
+    d_qkv[..., d_h:2 * d_h] = np.swapaxes(np.ascontiguousarray(np.swapaxes(q, -1, -2)) @ d_S, -1, -2)
+
+    # back into the table: add up the gradients of every look-up of (position i, token t),
+    # one matrix product per position: one_hot^T @ d_qkv
+    d_qkv = d_qkv.transpose(0, 3, 1, 2, 4).reshape(M, n, batch, 3 * d_model)  # (M, n, batch, ...)
+    one_hot = np.broadcast_to(tokens, (M, batch, n)).transpose(0, 2, 1)[..., None, :] == \
+        np.arange(vocab_size)[:, None]  # (M, n, V, batch)
+    d_table = one_hot.astype(d_qkv.dtype) @ d_qkv  # (M, n, V, H * 3 d_h)
+    d_table = np.moveaxis(d_table.reshape(M, n, vocab_size, n_heads, 3, d_h), 4, 3).reshape(
+        M, n, vocab_size, 3 * d_model)  # q of every head, then k, then v: (M, n, V, 3 d)
+    if model["scheme"] == "rope":  # the transpose of a rotation turns by the opposite angle
+        cos, sin = _rope_tables(model, n, d_table.dtype)
+        d_table[..., :2 * d_model] = _rotate(d_table[..., :2 * d_model], cos[:, None], -sin[:, None])
+    # table = E[t] W + p_i W: each (position, token) entry holds both parts
+    d_EW, W = d_table.sum(axis=1), cache["W"]  # (M, V, 3 d)
+    d_W = np.swapaxes(p["E"], 1, 2) @ d_EW
+    if cache["position"] is not None:
+        d_pW = d_table.sum(axis=2)  # (M, n, 3 d)
+        d_W += np.swapaxes(cache["position"], 1, 2) @ d_pW
+        if model["scheme"] == "learned":
+            grads["P"] = np.zeros_like(p["P"])
+            grads["P"][:, :n] = d_pW @ np.swapaxes(W, 1, 2)
+    grads["W_q"], grads["W_k"], grads["W_v"] = np.split(d_W, 3, axis=-1)
+    grads["E"] = d_EW @ np.swapaxes(W, 1, 2)
     return loss, {name: grads[name] for name in p}, logits
 
 
-def _forward(model, tokens):
-    """Logits, and a dict of what the backward pass needs.
+def _softmax(S):
+    """Softmax over the last axis (the keys) of a stack of score matrices.
 
-    ``h`` is ``(batch, n, d_model)``; ``q, k, v`` are per head,
-    ``(batch, n_heads, n, d_h)``, with ``q`` and ``k`` after the rotation of
-    ``"rope"``; ``A`` is ``(batch, n_heads, n, n)``; ``pooled`` is
-    ``(batch, d_model)``.
+    A softmax does not change when a constant is subtracted from a row, and
+    subtracting the largest score keeps :math:`e^x` from overflowing. One
+    maximum per matrix does that as well as one per row, and numpy finds it
+    several times faster. Only if a row then underflows (every score of
+    that row far below the matrix's largest) is each row shifted by its own
+    maximum instead.
     """
-    p, scheme, n_heads = model["params"], model["scheme"], model["n_heads"]
-    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
-    if tokens.dtype.kind not in "iu":
-        raise TypeError(f"tokens must be integer token ids, got dtype {tokens.dtype}")
-    n, d_model = tokens.shape[1], p["E"].shape[1]
-    if scheme == "learned" and n > len(p["P"]):
-        raise ValueError(
-            f"tokens has length {n}, but the learned position table has only "
-            f"{len(p['P'])} rows (max_len): there is no vector for position {len(p['P'])}"
-        )
+    A = np.exp(S - S.max(axis=(-2, -1), keepdims=True))
+    sums = A @ np.ones((A.shape[-1], 1), dtype=A.dtype)  # row sums, (..., rows, 1)
+    if not np.all(sums > _SAFE_SUM[A.dtype.char]):
+        A = np.exp(S - S.max(axis=-1, keepdims=True))
+        sums = A.sum(axis=-1, keepdims=True)
+    A /= sums
+    return A
 
-    h = lookup(p["E"], tokens)  # (batch, n, d_model)
-    if scheme == "sinusoidal":
-        h = h + sinusoidal(n, d_model)
-    elif scheme == "learned":
-        h = h + p["P"][:n]
-    q, k, v = (_split_heads(h @ p[name], n_heads) for name in ("W_q", "W_k", "W_v"))
-    if scheme == "rope":
-        q, k = rope(np.stack([q, k]))  # rotate row i of every head by angles i * theta
-    S = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])  # (batch, n_heads, n, n)
+
+# a row whose sum of exponentials is below this has lost precision to underflow
+_SAFE_SUM = {t: np.finfo(t).tiny / np.finfo(t).eps for t in np.typecodes["Float"]}
+
+
+def _read_rows(model, n, dtype, all_rows):
+    """Which query rows the readout reads, and its weight r_i on each.
+
+    ``"mean"`` reads all n rows with weight 1/n; ``"last"`` reads row n - 1
+    alone, so only its query is computed (unless ``all_rows``, for
+    :func:`attention_weights`, where the other rows get weight 0).
+    """
+    if model["readout"] == "mean":
+        return 0, np.full(n, 1 / n, dtype=dtype)
+    first = 0 if all_rows else n - 1
+    r = np.zeros(n - first, dtype=dtype)
+    r[-1] = 1.0
+    return first, r
+
+
+def _rotate(x, cos, sin):
+    """RoPE on the last axis of ``x``: each pair ``(x[2c], x[2c+1])`` turned by its angle.
+
+    ``x * cos + swap(x) * sin``, where ``swap`` maps each pair ``(a, b)`` to
+    ``(-b, a)`` (GPT-J's ``rotate_every_two``) and ``cos``, ``sin`` hold
+    each pair's value twice. ``swap`` is a fixed matrix, so it costs one
+    matrix product (per model of the stack); ``-sin`` turns back.
+    """
+    J = _swap_pairs(x.shape[-1], x.dtype)
+    swapped = (x.reshape(len(x), -1, x.shape[-1]) @ J).reshape(x.shape)
+    return x * cos + swapped * sin
+
+
+@functools.lru_cache(maxsize=16)
+def _swap_pairs(d, dtype):
+    """The matrix J with (a, b) @ [[0, 1], [-1, 0]] = (-b, a) on each pair: x @ J = swap(x)."""
+    J = np.zeros((d, d), dtype=dtype)
+    J[np.arange(1, d, 2), np.arange(0, d, 2)] = -1.0
+    J[np.arange(0, d, 2), np.arange(1, d, 2)] = 1.0
+    return _read_only(J)
+
+
+# Tables that depend only on the length (and the settings): computed once per
+# length and kept, read-only, so that training does not rebuild them at every step.
+
+
+@functools.lru_cache(maxsize=256)
+def _sinusoidal_cached(n, d_model, dtype):
+    return _read_only(sinusoidal(n, d_model).astype(dtype))
+
+
+def _sinusoidal_table(n, d_model, dtype):
+    return _sinusoidal_cached(n, d_model, np.dtype(dtype))
+
+
+@functools.lru_cache(maxsize=256)
+def _rope_cached(n, inv_freq, n_heads, attention_factor, dtype):
+    # each pair's frequency twice, in every head, for q and then for k
+    inv_freq = np.repeat(np.tile(inv_freq, 2 * n_heads), 2)
+    angles = np.outer(np.arange(n), inv_freq)  # (n, d_model), in float64
+    return (_read_only((attention_factor * np.cos(angles)).astype(dtype)),
+            _read_only((attention_factor * np.sin(angles)).astype(dtype)))
+
+
+def _rope_tables(model, n, dtype):
+    """``attention_factor`` times the cos and sin of every angle ``i * inv_freq[c]``: ``(n, 2 d_model)``.
+
+    Row ``i`` is for position ``i``; its columns follow the queries of every
+    head, then the keys, and columns ``2c`` and ``2c + 1`` of each head hold
+    pair ``c``'s angle (the interleaved layout of :func:`posenc.rope`). As in Hugging Face's Llama
+    code, where the factor multiplies cos and sin, it scales the rotated
+    queries and keys, and the scores by its square.
+    """
+    inv_freq, factor = _rope_settings(model)
+    return _rope_cached(n, tuple(inv_freq.tolist()), model["n_heads"], factor, np.dtype(dtype))
+
+
+@functools.lru_cache(maxsize=256)
+def _bias_cached(scheme, causal, n_heads, n, dtype):
     if scheme == "alibi":
-        S = S + alibi_bias(n_heads, n, causal=model["causal"])  # -inf above the diagonal if causal
-    elif model["causal"]:
-        S = np.where(causal_mask(n), S, -np.inf)
-    A = np.exp(S - S.max(axis=-1, keepdims=True))  # softmax over keys
-    A /= A.sum(axis=-1, keepdims=True)
-    o = A @ v
-    o = _merge_heads(o)  # (batch, n, d_model)
-    pooled = o.mean(axis=1) if model["readout"] == "mean" else o[:, -1]  # (batch, d_model)
-    logits = pooled @ p["W_out"] + p["b_out"]
-    return logits, {"h": h, "q": q, "k": k, "v": v, "A": A, "pooled": pooled}
+        return _read_only(alibi_bias(n_heads, n, causal=causal).astype(dtype))  # (H, n, n)
+    if causal:
+        return _read_only(np.where(causal_mask(n), 0.0, -np.inf).astype(dtype))  # (n, n)
+    return None
 
 
-def _split_heads(x, n_heads):
-    """(batch, n, d_model) -> (batch, n_heads, n, d_model // n_heads)."""
-    batch, n, d_model = x.shape
-    return x.reshape(batch, n, n_heads, d_model // n_heads).transpose(0, 2, 1, 3)
+def _score_bias(model, n, dtype):
+    """What is added to the scores: ALiBi's bias, the causal mask (-inf above the diagonal), or None."""
+    return _bias_cached(model["scheme"], model["causal"], model["n_heads"], n, np.dtype(dtype))
 
 
-def _merge_heads(x):
-    """(batch, n_heads, n, d_h) -> (batch, n, n_heads * d_h)."""
-    batch, n_heads, n, d_h = x.shape
-    return x.transpose(0, 2, 1, 3).reshape(batch, n, n_heads * d_h)
+def _read_only(x):
+    x.setflags(write=False)
+    return x
 
 
 # --- training -------------------------------------------------------------
@@ -635,6 +871,10 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
         \theta \leftarrow \theta - \mathrm{lr}\,
             \frac{m / (1 - \beta_1^t)}{\sqrt{v / (1 - \beta_2^t)} + \epsilon}
 
+    The code folds the two bias corrections into the step size and
+    :math:`\epsilon`, as the paper suggests (section 2): the same update
+    with fewer operations on the arrays.
+
     An entry whose gradient has always been zero has :math:`m = 0` and does
     not move: rows of a position table that no sequence reached stay
     exactly at their initial values.
@@ -642,7 +882,8 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     Parameters
     ----------
     params, grads : dict of numpy.ndarray
-        Same keys and shapes; ``params`` is updated in place.
+        Same keys and shapes; ``params`` is updated in place. A stack of
+        models is updated entry by entry, exactly as each model alone.
     state : dict
         Adam's moments; pass ``{}`` at the first step, then the same dict.
     lr, beta1, beta2, eps : float
@@ -661,49 +902,61 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     """
     lr = _checks.real("lr", lr, positive=True)
     state["t"] = t = state.get("t", 0) + 1
+    correction = np.sqrt(1 - beta2**t)
+    step_size, eps_hat = lr * correction / (1 - beta1**t), eps * correction
     for name, g in grads.items():
         m = state.setdefault("m_" + name, np.zeros_like(g))
         v = state.setdefault("v_" + name, np.zeros_like(g))
-        m *= beta1
-        m += (1 - beta1) * g
-        v *= beta2
-        v += (1 - beta2) * g * g
-        params[name] -= lr * (m / (1 - beta1**t)) / (np.sqrt(v / (1 - beta2**t)) + eps)
+        m += (1 - beta1) * (g - m)  # m <- beta1 m + (1 - beta1) g
+        v += (1 - beta2) * (g * g - v)
+        params[name] -= step_size * m / (np.sqrt(v) + eps_hat)
     return state
 
 
-def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=order_task, seed=0):
-    """Train a copy of ``model`` with Adam on fresh batches from ``task``.
+def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=order_task,
+          seed=0, length_seed=0):
+    """Train a copy of ``model`` (or of a stack of models) with Adam on fresh batches from ``task``.
 
-    At each step the sequence length is drawn uniformly from
-    ``lengths[0], ..., lengths[1]`` (inclusive), and a batch of
-    ``batch_size`` sequences of that length is drawn from ``task``.
+    At each step a sequence length is drawn uniformly from
+    ``lengths[0], ..., lengths[1]`` (inclusive), and each model gets a batch
+    of ``batch_size`` sequences of that length from ``task``, drawn with
+    its own seed. Every model of a stack sees the same length at each step
+    (the lengths come from a generator of their own, seeded with
+    ``length_seed``), so model ``m`` of a stack ends exactly where the same
+    model trained alone with ``seed=seeds[m]`` ends.
 
     Parameters
     ----------
     model : dict
         From :func:`init_model`; it is not changed.
-    steps : int, default 300
+    steps : int, default 1500
+        Enough for every model of the book's two tasks that can learn them
+        to converge (see the chapter *Train short, test long*).
     batch_size : int, default 32
     lengths : (int, int), default (4, 16)
         Shortest and longest training length. Positions at and past
         ``lengths[1]`` are never seen in training.
     lr : float, default 0.02
-        Adam's step size at the first step; it decays linearly to 0 at the
-        last step, which lets the weights settle.
+        Adam's step size at the first step. It decays linearly: at step
+        ``t`` (counted from 0) it is ``lr * (1 - t / steps)``, so the last
+        step uses ``lr / steps``, which lets the weights settle.
     task : callable, default :func:`order_task`
         ``task(n_examples, length, seed=rng)`` returning ``(tokens, labels)``.
-    seed : int or numpy.random.Generator, default 0
-        Seeds the training data (the initial weights come from
-        :func:`init_model`).
+    seed : int or numpy.random.Generator, or a sequence of int for a stack, default 0
+        Seeds the training sequences (the initial weights come from
+        :func:`init_model`). A stack of ``M`` models needs ``M`` seeds, one
+        data stream per model.
+    length_seed : int, default 0
+        Seeds the training lengths, shared by every model of a stack.
 
     Returns
     -------
     trained : dict
-        A new model with the trained parameters.
+        A new model (or stack) with the trained parameters.
     history : dict
-        Arrays of length ``steps``: ``"loss"`` and ``"accuracy"`` of each
-        training batch (before its update) and its sequence ``"length"``.
+        ``"loss"`` and ``"accuracy"`` of each training batch (before its
+        update), arrays of length ``steps`` (``(M, steps)`` for a stack),
+        and the sequence ``"length"`` of each step, ``(steps,)``.
 
     Examples
     --------
@@ -712,22 +965,34 @@ def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=ord
     (20,)
     >>> bool(np.all((4 <= history["length"]) & (history["length"] <= 16)))
     True
+    >>> stack, history = train(init_model("rope", seed=[0, 1, 2]), steps=20, seed=[0, 1, 2])
+    >>> history["loss"].shape
+    (3, 20)
     """
     steps = _checks.positive_int("steps", steps)
     batch_size = _checks.positive_int("batch_size", batch_size)
     lo, hi = _lengths(lengths, model)
-    rng = _rng(seed)
+    if not callable(task):
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {task!r}")
+    rngs = _data_rngs(seed, model)
+    length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
     trained = dict(model, params={name: x.copy() for name, x in model["params"].items()})
-    history = {"loss": np.empty(steps), "accuracy": np.empty(steps),
+    params = _stacked(trained)  # views: a single model is a stack of one
+    M = len(rngs)
+    history = {"loss": np.empty((M, steps)), "accuracy": np.empty((M, steps)),
                "length": np.empty(steps, dtype=np.int64)}
     state = {}
     for step in range(steps):
-        n = int(rng.integers(lo, hi + 1))
-        tokens, labels = task(batch_size, n, seed=rng)
-        loss, grads, logits = _loss_and_grads(trained, tokens, labels)
-        adam_step(trained["params"], grads, state, lr=lr * (1 - step / steps))  # decays to 0
-        history["loss"][step], history["length"][step] = loss, n
-        history["accuracy"][step] = np.mean(logits.argmax(axis=1) == labels)
+        n = int(length_rng.integers(lo, hi + 1))
+        batches = [task(batch_size, n, seed=rng) for rng in rngs]  # one batch per model
+        tokens = np.stack([np.asarray(t) for t, _ in batches])
+        labels = np.stack([np.asarray(y) for _, y in batches])
+        loss, grads, logits = _loss_and_grads(trained, params, tokens, labels)
+        adam_step(params, grads, state, lr=lr * (1 - step / steps))  # lr/steps at the last step
+        history["loss"][:, step], history["length"][step] = loss, n
+        history["accuracy"][:, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
+    if model.get("n_models") is None:
+        history["loss"], history["accuracy"] = history["loss"][0], history["accuracy"][0]
     return trained, history
 
 
@@ -752,11 +1017,96 @@ def _indices(name, indices, n_rows):
     return indices
 
 
-def _labels(labels, batch, model):
+def _seeds(seed):
+    """``None`` for one seed (an int or a Generator), else the list of seeds of a stack."""
+    if isinstance(seed, (numbers.Integral, np.random.Generator)):
+        return None
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray, range)):
+        raise TypeError(
+            f"seed must be an integer, a numpy Generator or a sequence of integers "
+            f"(one per model of a stack), got {seed!r}"
+        )
+    seeds = [_checks.integer(f"seed[{i}]", s, minimum=0) for i, s in enumerate(seed)]
+    if not seeds:
+        raise ValueError("seed must hold at least one seed, got an empty sequence")
+    return seeds
+
+
+def _data_rngs(seed, model):
+    """One generator of training data per model."""
+    M = model.get("n_models")
+    if M is None:
+        return [_rng(seed)]
+    seeds = None if isinstance(seed, np.random.Generator) else _seeds(seed)
+    if seeds is None or len(seeds) != M:
+        raise ValueError(
+            f"a stack of {M} models needs {M} seeds, one data stream per model "
+            f"(for example seed=range({M})), got seed={seed!r}"
+        )
+    return [np.random.default_rng(s) for s in seeds]
+
+
+def _stacked(model):
+    """The parameters with a leading model axis: a single model is a stack of one (views)."""
+    if not isinstance(model, dict) or "params" not in model or "scheme" not in model:
+        raise TypeError(f"model must be a dict from init_model or train, got {type(model).__name__}")
+    if model.get("n_models") is None:
+        return {name: x[None] for name, x in model["params"].items()}
+    return model["params"]
+
+
+def _unstacked(model, x):
+    return x[0] if model.get("n_models") is None else x
+
+
+def _tokens(model, tokens):
+    """Token ids of shape (batch, n), or (M, batch, n) for a stack of M models."""
+    M = model.get("n_models")
+    tokens = _checks.array("tokens", tokens, dtype=None)
+    if tokens.ndim != 2 and not (M is not None and tokens.ndim == 3 and len(tokens) == M):
+        allowed = "2 dimensions, (batch, n)" + (
+            "" if M is None else f", or 3, ({M}, batch, n): one batch per model")
+        raise ValueError(f"tokens must have {allowed}; got shape {tokens.shape}")
+    if tokens.dtype.kind not in "iu":
+        raise TypeError(f"tokens must be integer token ids, got dtype {tokens.dtype}")
+    vocab_size = model["params"]["E"].shape[-2]
+    if tokens.size and (tokens.min() < 0 or tokens.max() >= vocab_size):
+        raise ValueError(
+            f"tokens must lie in [0, {vocab_size}) (the token table has {vocab_size} rows), "
+            f"got values from {tokens.min()} to {tokens.max()}"
+        )
+    n = tokens.shape[-1]
+    if model["scheme"] == "learned" and n > model["params"]["P"].shape[-2]:
+        rows = model["params"]["P"].shape[-2]
+        raise ValueError(
+            f"tokens has length {n}, but the learned position table has only "
+            f"{rows} rows (max_len): there is no vector for position {rows}"
+        )
+    return tokens
+
+
+def _rope_settings(model):
+    """The model's RoPE frequencies (one per pair of a head) and attention factor, checked."""
+    d_h = model["params"]["E"].shape[-1] // model["n_heads"]
+    inv_freq = model.get("inv_freq")
+    inv_freq = frequencies(d_h) if inv_freq is None else _checks.array("inv_freq", inv_freq, ndim=1)
+    if inv_freq.shape != (d_h // 2,):
+        raise ValueError(
+            f"inv_freq must hold one frequency per pair of a head, {d_h // 2} for heads of "
+            f"width {d_h}; got shape {inv_freq.shape}"
+        )
+    factor = _checks.real("attention_factor", model.get("attention_factor", 1.0), positive=True)
+    return inv_freq, factor
+
+
+def _labels(labels, shape, model):
+    """Labels of shape ``shape`` (one per sequence, per model), or ``shape[-1:]`` shared by all."""
     labels = np.asarray(labels)
-    n_classes = model["params"]["b_out"].shape[0]
-    if labels.shape != (batch,) or labels.dtype.kind not in "iu":
-        raise ValueError(f"labels must be {batch} integers (one per sequence), got {labels!r}")
+    n_classes = model["params"]["b_out"].shape[-1]
+    if labels.shape not in (tuple(shape), tuple(shape[-1:])) or labels.dtype.kind not in "iu":
+        raise ValueError(
+            f"labels must be {shape[-1]} integers (one per sequence), got {labels!r}"
+        )
     if labels.min() < 0 or labels.max() >= n_classes:
         raise ValueError(f"labels must lie in [0, {n_classes}), got {labels.min()}..{labels.max()}")
     return labels
@@ -769,6 +1119,9 @@ def _lengths(lengths, model):
         raise TypeError(f"lengths must be a pair (shortest, longest), got {lengths!r}") from None
     lo = _checks.integer("lengths[0]", lo, minimum=1)
     hi = _checks.integer("lengths[1]", hi, minimum=lo)
-    if model["scheme"] == "learned" and hi > model["max_len"]:
-        raise ValueError(f"lengths[1] = {hi} is longer than the position table (max_len={model['max_len']})")
+    if model["scheme"] == "learned" and hi > model["params"]["P"].shape[-2]:
+        raise ValueError(
+            f"lengths[1] = {hi} is longer than the position table "
+            f"(max_len={model['params']['P'].shape[-2]})"
+        )
     return lo, hi

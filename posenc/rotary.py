@@ -26,7 +26,7 @@ __all__ = ["rope"]
 LAYOUTS = ("interleaved", "halves")
 
 
-def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
+def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     r"""Rotate every vector of ``x`` by its position (RoPE).
 
     For each pair ``(a, b)`` of coordinates of the vector at position ``m``:
@@ -39,6 +39,9 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
         \begin{pmatrix} a \\ b \end{pmatrix},
         \qquad \theta_i = \mathrm{base}^{-2i/d}
 
+    or, with ``inv_freq``, any frequencies :math:`\theta_i` you give (those
+    of a context-extension method, from :func:`posenc.rope_frequencies`).
+
     Parameters
     ----------
     x : array_like of shape (..., seq_len, d)
@@ -47,25 +50,34 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
         Position of each row (default ``0, 1, ..., seq_len - 1``). Any
         real numbers are allowed, for example ``np.arange(5, 10)`` for the
         continuation of a sequence.
-    base : float, default 10000.0
-        Base of the frequency ladder, as in :func:`posenc.frequencies`.
+    base : float, optional
+        Base of the frequency ladder, as in :func:`posenc.frequencies`;
+        10000.0 when neither ``base`` nor ``inv_freq`` is given.
     layout : {"interleaved", "halves"}, default "interleaved"
         Which dimensions form a pair: ``(2i, 2i+1)`` or ``(i, i + d/2)``.
+    inv_freq : array_like of shape (d // 2,), optional
+        The frequency :math:`\theta_i` of each pair, in radians per
+        position, instead of the ladder of ``base`` (give one or the other).
 
     Returns
     -------
     numpy.ndarray
-        Same shape as ``x``. Norms are preserved.
+        Same shape as ``x``, and the same dtype when ``x`` is floating
+        (float32 stays float32); integer input gives float64. The angles
+        and the rotation are computed in float64 and rounded once, at the
+        end. Norms are preserved.
 
     Raises
     ------
     TypeError
-        If ``x`` or ``positions`` is not an array of real numbers (complex
-        input is refused, not cast), or ``base`` is not a real number.
+        If ``x``, ``positions`` or ``inv_freq`` is not an array of real
+        numbers (complex input is refused, not cast; so are strings and
+        booleans), or ``base`` is not a real number.
     ValueError
         If ``x`` has fewer than 2 axes, ``d`` is odd or 0, ``positions`` is
-        not 1-D with ``seq_len`` finite entries, ``base`` is not positive, or
-        ``layout`` is unknown.
+        not 1-D with ``seq_len`` finite entries, ``base`` is not positive,
+        ``inv_freq`` does not hold ``d // 2`` finite numbers, both ``base``
+        and ``inv_freq`` are given, or ``layout`` is unknown.
 
     Notes
     -----
@@ -86,8 +98,15 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
     >>> rope(np.array([[1.0, 0.0], [1.0, 0.0]])).round(4)  # angles 0 and 1
     array([[1.    , 0.    ],
            [0.5403, 0.8415]])
+    >>> rope(np.array([[1.0, 0.0], [1.0, 0.0]]), inv_freq=[0.5]).round(4)
+    array([[1.    , 0.    ],
+           [0.8776, 0.4794]])
+    >>> rope(np.ones((3, 2), dtype=np.float32)).dtype
+    dtype('float32')
     """
-    x = _checks.array("x", x, min_ndim=2)
+    x = _real_array("x", x, min_ndim=2)
+    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    x = x.astype(np.float64, copy=False)
     seq_len, d = x.shape[-2], x.shape[-1]
     if d % 2 or d == 0:
         raise ValueError(
@@ -96,12 +115,25 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
     layout = _checks.choice("layout", layout, LAYOUTS)
     if positions is None:
         positions = np.arange(seq_len, dtype=float)
-    positions = _checks.array("positions", positions, ndim=1)
+    positions = _real_array("positions", positions, ndim=1).astype(np.float64)
     if len(positions) != seq_len:
         raise ValueError(
             f"positions has {len(positions)} entries but x has {seq_len} rows (axis -2)"
         )
-    theta = frequencies(d, base=base)  # (d/2,)
+    if inv_freq is None:
+        theta = frequencies(d, base=10000.0 if base is None else base)  # (d/2,)
+    elif base is not None:
+        raise ValueError(
+            f"give either base or inv_freq, not both (got base={base!r}): "
+            f"inv_freq already fixes every frequency"
+        )
+    else:
+        theta = _real_array("inv_freq", inv_freq, ndim=1).astype(np.float64)
+        if len(theta) != d // 2:
+            raise ValueError(
+                f"inv_freq must hold one frequency per pair, d // 2 = {d // 2} "
+                f"for x of width {d}, got {len(theta)}"
+            )
     angles = np.outer(positions, theta)  # (seq_len, d/2)
     cos, sin = np.cos(angles), np.sin(angles)
 
@@ -117,4 +149,18 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
         out[..., 0::2], out[..., 1::2] = a_rot, b_rot
     else:
         out[..., : d // 2], out[..., d // 2 :] = a_rot, b_rot
-    return out
+    return out.astype(out_dtype, copy=False)
+
+
+def _real_array(name, value, **shape):
+    """An array of real numbers, keeping its dtype; strings and bools refused.
+
+    ``_checks.array`` converts to float64, which would turn ``'1'`` into 1.0
+    and lose the caller's float32; here the dtype is read first.
+    """
+    arr = _checks.array(name, value, dtype=None)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must hold real numbers (integers or floats), got dtype {arr.dtype}"
+        )
+    return _checks.array(name, arr, dtype=None, **shape)

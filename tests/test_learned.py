@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import alibi_bias, attention, causal_mask, learned, rope, sinusoidal
+from posenc import frequencies as posenc_frequencies
 from posenc.learned import (
     ORDER_VOCAB,
     SCHEMES,
@@ -327,7 +328,7 @@ def test_init_model_bad_input(call, error, words):
     "tokens, error, words",
     [
         (np.zeros((2, 65), dtype=int), ValueError, "only 64 rows"),
-        (np.full((2, 5), 8), ValueError, r"indices must lie in \[0, 8\)"),
+        (np.full((2, 5), 8), ValueError, r"tokens must lie in \[0, 8\)"),
         (np.zeros((2, 5)), TypeError, "tokens must be integer"),
         (np.zeros(5, dtype=int), ValueError, "tokens must have 2"),
         (np.zeros((120, 65), dtype=int), ValueError, "only 64 rows"),  # more than one chunk
@@ -518,3 +519,210 @@ def test_public_names_are_exported():
 
     for name in learned.__all__:
         assert getattr(posenc, name) is getattr(learned, name)
+
+
+# --- stacks of models, float32, and the settings of RoPE -------------------------
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_stack_computes_what_each_model_computes_alone(scheme):
+    seeds = [3, 0, 7]
+    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5)
+    stack = init_model(scheme, seed=seeds, **kwargs)
+    assert stack["n_models"] == 3 and init_model(scheme, **kwargs)["n_models"] is None
+    tokens, labels = lookback_task(5, 9, seed=1)
+    per_model = lookback_task(5, 9, seed=2)[0], lookback_task(5, 9, seed=3)[0], tokens
+    logits = forward(stack, tokens)  # the same sequences for every model
+    own = forward(stack, np.stack(per_model))  # one batch per model
+    loss, grads = loss_and_grads(stack, tokens, labels)
+    assert logits.shape == (3, 5, 2) and loss.shape == (3,)
+    for m, seed in enumerate(seeds):
+        alone = init_model(scheme, seed=seed, **kwargs)
+        for name, x in alone["params"].items():
+            np.testing.assert_array_equal(stack["params"][name][m], x)
+        np.testing.assert_allclose(logits[m], forward(alone, tokens), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(own[m], forward(alone, per_model[m]), rtol=1e-12, atol=1e-12)
+        loss_alone, grads_alone = loss_and_grads(alone, tokens, labels)
+        assert np.isclose(loss[m], loss_alone, rtol=1e-12)
+        for name, g in grads_alone.items():
+            np.testing.assert_allclose(grads[name][m], g, rtol=1e-10, atol=1e-12)
+    assert accuracy(stack, tokens, labels).shape == (3,)
+    assert attention_weights(stack, tokens).shape == (3, 5, 2, 9, 9)
+
+
+@pytest.mark.parametrize("scheme", ["learned", "rope"])
+def test_training_a_stack_equals_training_each_model_alone(scheme):
+    seeds = [1, 4]
+    options = dict(steps=25, lengths=(4, 9), task=lookback_task)
+    kwargs = dict(causal=True, readout="last")
+    stack, history = train(init_model(scheme, seed=seeds, **kwargs), seed=seeds, **options)
+    assert history["loss"].shape == (2, 25) and history["length"].shape == (25,)
+    for m, seed in enumerate(seeds):
+        alone, alone_history = train(init_model(scheme, seed=seed, **kwargs), seed=seed, **options)
+        np.testing.assert_allclose(history["loss"][m], alone_history["loss"], rtol=1e-10)
+        np.testing.assert_array_equal(history["length"], alone_history["length"])
+        for name, x in alone["params"].items():
+            np.testing.assert_allclose(stack["params"][name][m], x, rtol=1e-9, atol=1e-12)
+
+
+def test_every_model_of_a_stack_sees_the_same_lengths_and_its_own_sequences():
+    seen = []
+
+    def recording_task(n_examples, length, *, seed):
+        tokens, labels = order_task(n_examples, length, seed=seed)
+        seen.append(tokens)
+        return tokens, labels
+
+    train(init_model("none", seed=[0, 1]), steps=3, task=recording_task, seed=[5, 5])
+    assert [t.shape for t in seen[0::2]] == [t.shape for t in seen[1::2]]
+    np.testing.assert_array_equal(seen[0], seen[1])  # the same seed, the same data
+    seen.clear()
+    train(init_model("none", seed=[0, 1]), steps=3, task=recording_task, seed=[5, 6])
+    assert not np.array_equal(seen[0], seen[1])
+    a = train(init_model("none"), steps=5, length_seed=1)[1]["length"]
+    b = train(init_model("none"), steps=5, length_seed=2)[1]["length"]
+    assert not np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
+    kwargs = dict(causal=scheme != "learned", readout="last" if scheme == "alibi" else "mean",
+                  position_std=0.5, seed=[0, 1])
+    wide, narrow = init_model(scheme, **kwargs), init_model(scheme, dtype=np.float32, **kwargs)
+    for name, x in narrow["params"].items():
+        assert x.dtype == np.float32
+        np.testing.assert_array_equal(x, wide["params"][name].astype(np.float32))
+    tokens, labels = order_task(6, 11, seed=3)
+    np.testing.assert_allclose(forward(narrow, tokens), forward(wide, tokens), rtol=1e-5, atol=1e-5)
+    loss32, grads32 = loss_and_grads(narrow, tokens, labels)
+    loss64, grads64 = loss_and_grads(wide, tokens, labels)
+    np.testing.assert_allclose(loss32, loss64, rtol=1e-5)
+    for name in grads64:
+        assert grads32[name].dtype == np.float32
+        np.testing.assert_allclose(grads32[name], grads64[name], rtol=1e-3, atol=1e-5)
+    trained, history = train(narrow, steps=5, seed=[0, 1])
+    assert trained["params"]["W_q"].dtype == np.float32
+
+
+def rope_reference_logits(model, tokens, inv_freq, factor):
+    """The model head by head, with the rotation written out from inv_freq and the factor."""
+    p, H = model["params"], model["n_heads"]
+    tokens = np.asarray(tokens)
+    n, d = tokens.shape[1], p["E"].shape[1]
+    d_h = d // H
+    x = p["E"][tokens]
+    angles = np.arange(n)[:, None] * np.asarray(inv_freq)[None, :]  # (n, d_h / 2)
+    cos, sin = np.cos(angles), np.sin(angles)
+
+    def rotate(y):
+        out = np.empty_like(y)
+        out[..., 0::2] = y[..., 0::2] * cos - y[..., 1::2] * sin
+        out[..., 1::2] = y[..., 0::2] * sin + y[..., 1::2] * cos
+        return factor * out
+
+    heads = []
+    for h in range(H):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]
+        mask = causal_mask(n) if model["causal"] else None
+        out, _ = attention(rotate(q), rotate(k), v, mask=mask)
+        heads.append(out)
+    outputs = np.concatenate(heads, axis=-1)
+    pooled = outputs.mean(axis=1) if model["readout"] == "mean" else outputs[:, -1]
+    return pooled @ p["W_out"] + p["b_out"]
+
+
+def test_rope_settings_default_to_the_usual_frequencies_and_factor_one():
+    model = init_model("rope", d_model=16, n_heads=2)
+    np.testing.assert_array_equal(model["inv_freq"], posenc_frequencies(8))
+    assert model["attention_factor"] == 1.0
+    for scheme in ("none", "sinusoidal", "learned", "alibi"):
+        assert "inv_freq" not in init_model(scheme)
+
+
+@pytest.mark.parametrize("readout", ["mean", "last"])
+def test_changed_rope_settings_rotate_by_the_new_frequencies_and_scale_the_scores(readout):
+    model = init_model("rope", d_model=12, n_heads=2, causal=True, readout=readout, seed=4)
+    tokens, _ = order_task(5, 10, seed=1)
+    inv_freq, factor = np.array([0.7, 0.05, 0.002]), 1.3
+    changed = dict(model, inv_freq=inv_freq, attention_factor=factor)
+    np.testing.assert_allclose(forward(changed, tokens),
+                               rope_reference_logits(model, tokens, inv_freq, factor), atol=1e-12)
+    # the default settings are the usual RoPE, written out
+    np.testing.assert_allclose(forward(model, tokens), rope_reference_logits(
+        model, tokens, model["inv_freq"], 1.0), atol=1e-12)
+    # zero frequencies: no rotation at all, the model without positions
+    still = dict(model, inv_freq=np.zeros(3))
+    plain = dict(model, scheme="none")
+    plain.pop("inv_freq"), plain.pop("attention_factor")
+    np.testing.assert_allclose(forward(still, tokens), forward(plain, tokens), atol=1e-12)
+
+
+def test_gradients_with_changed_rope_settings_match_finite_differences():
+    model = init_model("rope", d_model=8, n_heads=2, n_classes=3, causal=True, seed=7)
+    model = dict(model, inv_freq=np.array([0.9, 0.03]), attention_factor=1.4)
+    tokens, _ = order_task(4, 6, seed=8)
+    labels = np.array([0, 2, 1, 2])
+    _, grads = loss_and_grads(model, tokens, labels)
+    numeric = numerical_grads(model, tokens, labels)
+    for name in model["params"]:
+        assert relative_error(grads[name], numeric[name]) < 1e-6, name
+
+
+def test_a_short_fine_tune_with_new_rope_settings_trains_the_changed_model():
+    model = init_model("rope", causal=True, readout="last", seed=0)
+    changed = dict(model, inv_freq=model["inv_freq"] / 4, attention_factor=1.2)
+    tuned, history = train(changed, steps=5, lengths=(20, 40), task=lookback_task)
+    np.testing.assert_array_equal(tuned["inv_freq"], model["inv_freq"] / 4)
+    assert tuned["attention_factor"] == 1.2
+    assert np.all((20 <= history["length"]) & (history["length"] <= 40))
+    assert not np.array_equal(tuned["params"]["W_q"], model["params"]["W_q"])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: init_model("none", dtype=np.int64), TypeError, "dtype"),
+        (lambda: init_model("none", seed=[]), ValueError, "at least one seed"),
+        (lambda: init_model("none", seed=[0, -1]), ValueError, r"seed\[1\]"),
+        (lambda: init_model("none", seed=[0, 1.5]), TypeError, r"seed\[1\]"),
+        (lambda: init_model("none", seed="01"), TypeError, "seed must be an integer"),
+        (lambda: train(init_model("none", seed=[0, 1]), steps=2), ValueError, "needs 2 seeds"),
+        (lambda: train(init_model("none", seed=[0, 1]), steps=2, seed=[0]), ValueError, "needs 2 seeds"),
+        (lambda: train(init_model("none"), steps=2, length_seed=-1), ValueError, "length_seed"),
+        (lambda: train(init_model("none"), steps=2, task="order"), TypeError, "task must be"),
+        (lambda: forward(init_model("none"), np.zeros((2, 3, 4), dtype=int)), ValueError,
+         r"tokens must have 2 dimensions"),
+        (lambda: forward(init_model("none", seed=[0, 1]), np.zeros((3, 3, 4), dtype=int)), ValueError,
+         r"or 3, \(2, batch, n\)"),
+        (lambda: forward(dict(init_model("rope"), inv_freq=[1.0, 0.1, 0.01]), [[0, 1]]), ValueError,
+         "inv_freq must hold one frequency per pair"),
+        (lambda: forward(dict(init_model("rope"), inv_freq=[1.0, np.nan]), [[0, 1]]), ValueError,
+         "inv_freq must contain only finite"),
+        (lambda: forward(dict(init_model("rope"), attention_factor=0.0), [[0, 1]]), ValueError,
+         "attention_factor must be positive"),
+        (lambda: forward(dict(init_model("rope"), attention_factor="1"), [[0, 1]]), TypeError,
+         "attention_factor"),
+        (lambda: forward({"params": {}}, [[0, 1]]), TypeError, "model must be a dict"),
+        (lambda: accuracy(init_model("none", seed=[0, 1]), [[0, 1]], [[0], [1], [0]]), ValueError,
+         "labels must be 1 integers"),
+    ],
+)
+def test_stack_and_settings_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_softmax_shifts_row_by_row_when_one_maximum_per_matrix_would_underflow(dtype):
+    # row 1 lies 300 below row 0: shifted by the matrix's maximum it would be all zeros
+    S = np.array([[[0.0, 2.0, -np.inf], [-300.0, -301.0, -np.inf], [1.0, 0.5, 3.0]]], dtype=dtype)
+    A = learned._softmax(S.copy())
+    rowwise = np.exp(S - S.max(axis=-1, keepdims=True))
+    rowwise /= rowwise.sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(A, rowwise, rtol=1e-6)
+    assert A.dtype == dtype and np.all(A[..., 2][:, :2] == 0)  # masked keys stay exactly 0
+    S_mild = np.array([[[0.0, 2.0], [-5.0, -6.0]]], dtype=dtype)  # the fast path
+    expected = np.exp(S_mild - S_mild.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(learned._softmax(S_mild), expected / expected.sum(-1, keepdims=True),
+                               rtol=1e-6)

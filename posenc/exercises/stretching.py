@@ -1,0 +1,216 @@
+"""Checkers of chapter 7, *Stretching the context*.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..scaling import rope_frequencies
+from ._common import _as_array, _report
+
+__all__ = [
+    "check_stretch_dynamic_base",
+    "check_stretch_yarn_kept",
+    "check_stretch_llama3_bands",
+    "check_stretch_yarn_logits",
+]
+
+
+def _floats(answer):
+    """The answer as a float array, or None: text is not a number (not even
+    "2.5"), nor is an integer too big for a float."""
+    try:
+        if np.asarray(answer).dtype.kind in "USb":
+            return None
+        return _as_array(answer)
+    except (OverflowError, TypeError, ValueError):
+        return None
+
+
+def _number(answer):
+    """The answer as one finite float, or None."""
+    arr = _floats(answer)
+    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
+        return None
+    return float(arr.ravel()[0])
+
+
+def _whole_numbers(answer):
+    """The answer as an int array if every entry is a modest whole number, else None."""
+    arr = _floats(answer)
+    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+        return None
+    if arr.size and np.abs(arr).max() > 2**31:
+        return None
+    return arr.astype(int)
+
+
+def _near(value, target, rtol=1e-6):
+    return value is not None and math.isclose(value, target, rel_tol=rtol)
+
+
+def check_stretch_dynamic_base(answer):
+    """Check the base that dynamic NTK uses for a Llama 2 head at 10240 tokens.
+
+    The exercise: head width 128, base 10000, pretraining context 4096,
+    Hugging Face's ``rope_type="dynamic"`` with ``factor`` 2, a sequence of
+    10240 tokens. The answer is the base from which the frequencies are
+    computed.
+
+    Parameters
+    ----------
+    answer : float
+
+    Returns
+    -------
+    bool
+    """
+    d, base, original, factor, length = 128, 10000.0, 4096, 2.0, 10240
+    power = d / (d - 2)
+    expected = base * (factor * length / original - (factor - 1)) ** power
+    value = _number(answer)
+    if value is None:
+        return _report(False, "", "Give one number, the base (a float).")
+    if _near(value, base):
+        return _report(False, "", "10240 tokens is longer than the pretraining context, "
+                       "so dynamic scaling does change the base.")
+    if _near(value, base * factor ** power):
+        return _report(False, "", "That is the fixed NTK base for factor 2. Dynamic NTK "
+                       "recomputes the scale from the current length.")
+    if _near(value, base * (length / original) ** power):
+        return _report(False, "", "That is the scale of factor 1. How does Transformers' "
+                       "formula use the factor together with the length?")
+    if _near(value, base * (factor * length / original - (factor - 1))):
+        return _report(False, "", "Close: the base is multiplied by the scale raised to "
+                       "the power d / (d - 2), not by the scale itself.")
+    return _report(
+        _near(value, expected),
+        "That is the base Transformers computes for this length.",
+        "Compute the current scale from the factor, the length and the pretraining "
+        "context, then the new base as in the chapter.",
+    )
+
+
+def check_stretch_yarn_kept(answer):
+    """Check which pairs YaRN leaves at their original frequency.
+
+    The exercise: head width 64, base 10000, pretraining context 2048, YaRN
+    with factor 8 and the default ``beta_fast`` 32 and ``beta_slow`` 1, as
+    computed by the reference code. The answer lists, in any order, the
+    indices of the pairs whose frequency is unchanged.
+
+    Parameters
+    ----------
+    answer : array_like of int, 1-D
+
+    Returns
+    -------
+    bool
+    """
+    plain, _ = rope_frequencies(64)
+    scaled, _ = rope_frequencies(64, scaling={
+        "rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 2048})
+    expected = np.nonzero(scaled == plain)[0]
+    numbers = _floats(answer)
+    if numbers is not None and numbers.ndim == 0:
+        return _report(False, "", "Give the indices of the pairs (a list or an array), "
+                       "not how many there are.")
+    if isinstance(answer, (set, frozenset)):
+        answer = sorted(answer, key=repr)
+    arr = _whole_numbers(answer)
+    if arr is None or arr.ndim != 1:
+        return _report(False, "", "Give a flat list or 1-D array of whole-number pair indices.")
+    if len(np.unique(arr)) != len(arr):
+        return _report(False, "", "Each pair index should appear once.")
+    if arr.min(initial=0) < 0 or arr.max(initial=0) > 31:
+        return _report(False, "", "A head of width 64 has 32 pairs, numbered 0 to 31.")
+    got = set(arr.tolist())
+    if got == set(expected.tolist()) - {int(expected.max())}:
+        return _report(False, "", "Look again at the pair where the ramp starts: its ramp "
+                       "value is 0, so how much of the interpolation does it get?")
+    if got & set(np.nonzero(np.isclose(scaled, plain / 8, rtol=1e-12))[0].tolist()):
+        return _report(False, "", "Your list holds slow pairs, which YaRN divides by the "
+                       "factor. The kept pairs are the fast ones.")
+    return _report(
+        got == set(expected.tolist()),
+        "These are exactly the pairs whose frequency YaRN leaves alone.",
+        "For each pair, how many turns does it make in the pretraining context, and where "
+        "does the reference code start its ramp (rounded down)?",
+    )
+
+
+def check_stretch_llama3_bands(answer):
+    """Check how many pairs of a Llama 2 head fall in each band of Llama 3.1's rule.
+
+    The exercise: head width 128, base 10000, pretraining context 4096, the
+    ``llama3`` rule with factor 4, low_freq_factor 1 and high_freq_factor 4.
+    The answer is ``(kept, blended, divided)``: the number of pairs whose
+    frequency is unchanged, blended, and divided by the factor.
+
+    Parameters
+    ----------
+    answer : sequence of 3 int
+
+    Returns
+    -------
+    bool
+    """
+    plain, _ = rope_frequencies(128)
+    wavelength = 2 * np.pi / plain
+    expected = np.array([(wavelength < 4096 / 4).sum(),
+                         ((wavelength >= 4096 / 4) & (wavelength <= 4096)).sum(),
+                         (wavelength > 4096).sum()])
+    arr = _whole_numbers(answer)
+    if arr is None or arr.shape != (3,):
+        return _report(False, "", "Give three whole numbers: (kept, blended, divided).")
+    if arr.sum() != 64:
+        return _report(False, "", "A head of width 128 has 64 pairs; your three counts "
+                       "should add up to 64.")
+    if np.array_equal(arr, expected[::-1]):
+        return _report(False, "", "The order is (kept, blended, divided): the short "
+                       "wavelengths are the ones kept.")
+    if np.array_equal(arr, [expected[0] + expected[1], 0, expected[2]]) or np.array_equal(
+            arr, [expected[0], 0, expected[1] + expected[2]]):
+        return _report(False, "", "Some pairs are neither kept nor divided: the rule "
+                       "blends the pairs between the two wavelength edges.")
+    return _report(
+        np.array_equal(arr, expected),
+        "Those are the three bands of the rule on this head.",
+        "The band edges are wavelengths: original context / high_freq_factor and "
+        "original context / low_freq_factor. Count the wavelengths on each side.",
+    )
+
+
+def check_stretch_yarn_logits(answer):
+    """Check the factor by which YaRN multiplies the attention logits, s = 16.
+
+    The exercise: YaRN with factor 16 and the default attention factor.
+    Hugging Face multiplies ``cos`` and ``sin`` by the attention factor; the
+    answer is the resulting factor on the logits ``q . k``.
+
+    Parameters
+    ----------
+    answer : float
+
+    Returns
+    -------
+    bool
+    """
+    mscale = 0.1 * math.log(16) + 1
+    value = _number(answer)
+    if value is None:
+        return _report(False, "", "Give one number, the factor on the logits.")
+    if _near(value, mscale):
+        return _report(False, "", "That is the factor on cos and sin. Both the query and "
+                       "the key are rotated with them: what happens to their dot product?")
+    if _near(value, 1 / mscale ** 2) or _near(value, 1 / mscale):
+        return _report(False, "", "YaRN makes the logits larger, not smaller (a factor above 1).")
+    if _near(value, (0.1 * math.log10(16) + 1) ** 2):
+        return _report(False, "", "The paper's formula uses the natural logarithm.")
+    return _report(
+        _near(value, mscale ** 2),
+        "Right: the logits grow by the square of the attention factor.",
+        "Start from the attention factor 0.1 ln s + 1 and follow it through q and k.",
+    )
