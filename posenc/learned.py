@@ -122,7 +122,8 @@ def lookup(table, indices):
     ----------
     table : array_like of shape (n_rows, d_model)
     indices : array_like of int, any shape
-        Row numbers in ``[0, n_rows)``: positions or token ids.
+        Row numbers in ``[0, n_rows)``: positions or token ids. An empty
+        list looks up nothing (as ``t5_bucket([])`` buckets nothing).
 
     Returns
     -------
@@ -181,7 +182,7 @@ def lookup_backward(grad, indices, n_rows):
     n_rows = _checks.positive_int("n_rows", n_rows)
     indices = _indices("indices", indices, n_rows)
     grad = _checks.array("grad", grad)
-    if grad.shape[:-1] != indices.shape:
+    if grad.ndim == 0 or grad.shape[:-1] != indices.shape:
         raise ValueError(
             f"grad must have shape indices.shape + (d_model,) = {indices.shape} + (d,), "
             f"got {grad.shape}"
@@ -397,6 +398,7 @@ def forward(model, tokens):
         From :func:`init_model` or :func:`train`.
     tokens : array_like of int, shape ``(batch, n)``
         Token ids; all sequences of a batch have the same length ``n``.
+        At least one sequence (``batch >= 1``) of at least one token.
 
     Returns
     -------
@@ -405,10 +407,10 @@ def forward(model, tokens):
     Raises
     ------
     TypeError
-        If ``tokens`` are not integers.
+        If ``model`` is not a model dict or ``tokens`` are not integers.
     ValueError
-        If ``tokens`` is not 2-D, a token id is out of range or, with
-        ``"learned"``, ``n`` is longer than the table (``max_len``).
+        If ``tokens`` is not 2-D or is empty, a token id is out of range or,
+        with ``"learned"``, ``n`` is longer than the table (``max_len``).
 
     Examples
     --------
@@ -417,7 +419,7 @@ def forward(model, tokens):
     >>> forward(model, tokens).shape
     (3, 2)
     """
-    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
+    model, tokens = _model(model), _tokens(tokens)
     if len(tokens) <= _CHUNK:
         return _forward(model, tokens)[0]
     # Sequences do not interact, so a large batch runs in pieces: the same logits,
@@ -446,6 +448,7 @@ def attention_weights(model, tokens):
     >>> A.shape, bool(np.allclose(A.sum(axis=-1), 1))
     ((1, 4, 4, 4), True)
     """
+    model, tokens = _model(model), _tokens(tokens)
     return _forward(model, tokens)[1]["A"]
 
 
@@ -473,7 +476,8 @@ def accuracy(model, tokens, labels):
     >>> accuracy(init_model("none"), both, answers)
     0.5
     """
-    labels = _labels(labels, len(np.asarray(tokens)), model)
+    model, tokens = _model(model), _tokens(tokens)
+    labels = _labels(labels, len(tokens), model)
     return float(np.mean(forward(model, tokens).argmax(axis=1) == labels))
 
 
@@ -521,6 +525,7 @@ def loss_and_grads(model, tokens, labels):
     >>> bool(np.all(grads["P"][6:] == 0))  # rows past the sequence get nothing
     True
     """
+    model, tokens = _model(model), _tokens(tokens)
     return _loss_and_grads(model, tokens, labels)[:2]
 
 
@@ -646,11 +651,21 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     state : dict
         Adam's moments; pass ``{}`` at the first step, then the same dict.
     lr, beta1, beta2, eps : float
+        The step size ``lr > 0``; the decay rates of the moments,
+        ``0 <= beta1, beta2 < 1`` (at 1 the bias correction divides by
+        zero); ``eps > 0``, which keeps the division finite.
 
     Returns
     -------
     dict
         ``state``, updated.
+
+    Raises
+    ------
+    TypeError
+        If ``lr``, ``beta1``, ``beta2`` or ``eps`` is not a real number.
+    ValueError
+        If one of them is outside its range, or not finite.
 
     Examples
     --------
@@ -660,6 +675,9 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     array([0.9, 2. ])
     """
     lr = _checks.real("lr", lr, positive=True)
+    beta1 = _checks.real("beta1", beta1, at_least=0, below=1)
+    beta2 = _checks.real("beta2", beta2, at_least=0, below=1)
+    eps = _checks.real("eps", eps, positive=True)
     state["t"] = t = state.get("t", 0) + 1
     for name, g in grads.items():
         m = state.setdefault("m_" + name, np.zeros_like(g))
@@ -689,8 +707,8 @@ def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=ord
         Shortest and longest training length. Positions at and past
         ``lengths[1]`` are never seen in training.
     lr : float, default 0.02
-        Adam's step size at the first step; it decays linearly to 0 at the
-        last step, which lets the weights settle.
+        Adam's step size at the first step (positive); it decays linearly to
+        0 at the last step, which lets the weights settle.
     task : callable, default :func:`order_task`
         ``task(n_examples, length, seed=rng)`` returning ``(tokens, labels)``.
     seed : int or numpy.random.Generator, default 0
@@ -713,8 +731,15 @@ def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=ord
     >>> bool(np.all((4 <= history["length"]) & (history["length"] <= 16)))
     True
     """
+    model = _model(model)
     steps = _checks.positive_int("steps", steps)
     batch_size = _checks.positive_int("batch_size", batch_size)
+    lr = _checks.real("lr", lr, positive=True)
+    if not callable(task):
+        raise TypeError(
+            f"task must be callable as task(n_examples, length, seed=rng), such as "
+            f"order_task, got {_checks.show(task)}"
+        )
     lo, hi = _lengths(lengths, model)
     rng = _rng(seed)
     trained = dict(model, params={name: x.copy() for name, x in model["params"].items()})
@@ -741,7 +766,12 @@ def _rng(seed):
 
 
 def _indices(name, indices, n_rows):
-    indices = np.asarray(indices)
+    try:
+        indices = np.asarray(indices)
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(f"{name} must be integers, got {_checks.show(indices)}") from None
+    if indices.size == 0 and indices.dtype.kind == "f":
+        indices = indices.astype(np.int64)  # np.asarray([]) is float64, but holds no float
     if indices.dtype.kind not in "iu":
         raise TypeError(f"{name} must be integers, got dtype {indices.dtype}")
     if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
@@ -756,7 +786,9 @@ def _labels(labels, batch, model):
     labels = np.asarray(labels)
     n_classes = model["params"]["b_out"].shape[0]
     if labels.shape != (batch,) or labels.dtype.kind not in "iu":
-        raise ValueError(f"labels must be {batch} integers (one per sequence), got {labels!r}")
+        raise ValueError(
+            f"labels must be {batch} integers (one per sequence), got {_checks.show(labels)}"
+        )
     if labels.min() < 0 or labels.max() >= n_classes:
         raise ValueError(f"labels must lie in [0, {n_classes}), got {labels.min()}..{labels.max()}")
     return labels
@@ -772,3 +804,27 @@ def _lengths(lengths, model):
     if model["scheme"] == "learned" and hi > model["max_len"]:
         raise ValueError(f"lengths[1] = {hi} is longer than the position table (max_len={model['max_len']})")
     return lo, hi
+
+
+def _model(model):
+    """``model`` must be the dict of :func:`init_model` or :func:`train`."""
+    if not (isinstance(model, dict) and "params" in model and "scheme" in model):
+        raise TypeError(
+            f"model must be a model dict from init_model or train, got "
+            f"{type(model).__name__} {_checks.show(model)}"
+        )
+    return model
+
+
+def _tokens(tokens):
+    """A 2-D integer array of token ids, at least one sequence of at least one token."""
+    tokens = _checks.array("tokens", tokens, ndim=2, dtype=None)
+    if tokens.dtype.kind not in "iu":
+        raise TypeError(f"tokens must be integer token ids, got dtype {tokens.dtype}")
+    if tokens.shape[1] == 0:
+        raise ValueError(
+            f"tokens must hold at least one token per sequence, got shape {tokens.shape}"
+        )
+    if tokens.shape[0] == 0:
+        raise ValueError(f"tokens must hold at least one sequence, got shape {tokens.shape}")
+    return tokens
