@@ -94,9 +94,10 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
         decoder, where every future key (``j > i``) falls in bucket 0.
     num_buckets : int, default 32
         Total number of buckets; even when bidirectional, at least 2 (4 when
-        bidirectional).
+        bidirectional), at most ``2**62`` (the indices are int64).
     max_distance : int, default 128
-        Every distance of ``max_distance`` or more falls in the last bucket.
+        Every distance of ``max_distance`` or more falls in the last bucket;
+        at most ``2**62``.
         The last bucket starts earlier, one logarithmic step below
         ``max_distance``: at distance 91 with the defaults, 113 with the
         defaults of a decoder.
@@ -114,8 +115,9 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
         64 bits), ``bidirectional`` not a bool, or
         ``num_buckets``/``max_distance`` not integers.
     ValueError
-        If ``num_buckets`` is too small or odd when bidirectional, or
-        ``max_distance`` does not exceed the exactly-represented distances.
+        If ``num_buckets`` is too small, too large or odd when bidirectional,
+        or ``max_distance`` is too large or does not exceed the
+        exactly-represented distances.
 
     Notes
     -----
@@ -143,8 +145,10 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     """
     rel = _relative_position(relative_position)
     bidirectional = _checks.boolean("bidirectional", bidirectional)
-    num_buckets = _checks.integer("num_buckets", num_buckets, minimum=4 if bidirectional else 2)
-    max_distance = _checks.positive_int("max_distance", max_distance)
+    num_buckets = _checks.integer(
+        "num_buckets", num_buckets, minimum=4 if bidirectional else 2, maximum=2**62
+    )
+    max_distance = _checks.integer("max_distance", max_distance, minimum=1, maximum=2**62)
 
     # The distance |rel| as uint64, which holds it for every int64 and uint64:
     # np.abs(int64.min) would wrap round to int64.min. For rel < 0, rel + 1

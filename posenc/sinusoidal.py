@@ -210,9 +210,9 @@ def sinusoidal(
     start = _checks.integer("start", start)
     if start < -MAX_POSITION or start + length - 1 > MAX_POSITION:
         raise ValueError(
-            "start must keep the positions start, ..., start + length - 1 within "
-            "-2**53 to 2**53, where float64 still tells neighbouring integers apart; "
-            f"got {_checks.show(start)} with length {length}"
+            "start and length must keep the positions start, ..., start + length - 1 "
+            "within -2**53 to 2**53, where float64 still tells neighbouring integers "
+            f"apart; got start={_checks.show(start)} and length={_checks.show(length)}"
         )
     layout = _checks.choice("layout", layout, LAYOUTS)
     dtype = _checks.float_dtype("dtype", dtype)

@@ -74,14 +74,20 @@ def test_t5_bucket_refuses_integers_beyond_64_bits_by_name():
 # --- 2. sinusoidal with a huge start ----------------------------------------
 
 
+LIMIT = r"^start and length must keep the positions .* within -2\*\*53 to 2\*\*53"
+
+
 def test_sinusoidal_refuses_positions_float64_cannot_tell_apart():
     limit = 2**53  # every integer up to here is a float64, and no further
-    with pytest.raises(ValueError, match=r"start.*2\*\*53"):
+    assert float(limit + 1) == float(limit) and float(limit - 1) != float(limit)
+    with pytest.raises(ValueError, match=LIMIT + r".*got start=9007199254740992 and length=4$"):
         posenc.sinusoidal(4, 2, start=limit)
-    with pytest.raises(ValueError, match=r"start.*2\*\*53"):
+    with pytest.raises(ValueError, match=LIMIT):
         posenc.sinusoidal(2, 2, start=-limit - 1)
-    with pytest.raises(ValueError, match=r"start.*2\*\*53"):
+    with pytest.raises(ValueError, match=LIMIT):
         posenc.sinusoidal(3, 2, start=limit - 1)  # the last row would be 2**53 + 1
+    with pytest.raises(ValueError, match=LIMIT + r".*got start=0 and length=~1e\+400$"):
+        posenc.sinusoidal(10**400, 2)
     # up to the limit the rows are distinct positions
     pe = posenc.sinusoidal(2, 2, start=limit - 1)
     assert not np.array_equal(pe[0], pe[1])
@@ -89,10 +95,25 @@ def test_sinusoidal_refuses_positions_float64_cannot_tell_apart():
 
 
 def test_sinusoidal_names_start_when_it_does_not_fit_in_a_float():
-    with pytest.raises(ValueError, match=r"^start .*got ~1e\+400"):
+    with pytest.raises(ValueError, match=LIMIT + r".*got start=~1e\+400 and length=4$"):
         posenc.sinusoidal(4, 2, start=10**400)
-    with pytest.raises(ValueError, match="^start"):
+    with pytest.raises(ValueError, match=LIMIT + r".*got start=~-1e\+5000"):
         posenc.sinusoidal(4, 2, start=-(10**5000))  # too long even for repr()
+
+
+def test_explain_entry_has_the_limit_of_sinusoidal():
+    assert posenc.explain_entry(2**53, 0, 2).startswith("PE(pos=9007199254740992, dim=0)")
+    with pytest.raises(ValueError, match=r"^pos must be an integer from -9007199254740992 to 9007199254740992, got ~1e\+400$"):
+        posenc.explain_entry(10**400, 0, 4)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"num_buckets": 10**30}, r"^num_buckets must be an integer from 4 to 4611686018427387904, got ~1e\+30$"),
+    ({"max_distance": 10**400}, r"^max_distance must be an integer from 1 to 4611686018427387904, got ~1e\+400$"),
+])
+def test_t5_bucket_names_huge_bucket_counts_and_distances(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        posenc.t5_bucket(3, **kwargs)
 
 
 def test_huge_values_are_abbreviated_in_messages():
