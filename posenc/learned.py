@@ -647,7 +647,8 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     Parameters
     ----------
     params, grads : dict of numpy.ndarray
-        Same keys and shapes; ``params`` is updated in place.
+        ``grads`` holds an array of the shape of ``params[name]`` for some or
+        all of its names; the float arrays of ``params`` are updated in place.
     state : dict
         Adam's moments; pass ``{}`` at the first step, then the same dict.
     lr, beta1, beta2, eps : float
@@ -663,9 +664,12 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     Raises
     ------
     TypeError
-        If ``lr``, ``beta1``, ``beta2`` or ``eps`` is not a real number.
+        If ``params``, ``grads`` or ``state`` is not a dict, a parameter is
+        not a float array, or ``lr``, ``beta1``, ``beta2`` or ``eps`` is not
+        a real number.
     ValueError
-        If one of them is outside its range, or not finite.
+        If a gradient has no parameter or not its shape, or ``lr``,
+        ``beta1``, ``beta2`` or ``eps`` is outside its range, or not finite.
 
     Examples
     --------
@@ -678,6 +682,7 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     beta1 = _checks.real("beta1", beta1, at_least=0, below=1)
     beta2 = _checks.real("beta2", beta2, at_least=0, below=1)
     eps = _checks.real("eps", eps, positive=True)
+    _adam_arguments(params, grads, state)
     state["t"] = t = state.get("t", 0) + 1
     for name, g in grads.items():
         m = state.setdefault("m_" + name, np.zeros_like(g))
@@ -828,3 +833,30 @@ def _tokens(tokens):
     if tokens.shape[0] == 0:
         raise ValueError(f"tokens must hold at least one sequence, got shape {tokens.shape}")
     return tokens
+
+
+def _adam_arguments(params, grads, state):
+    """Check what :func:`adam_step` updates, before it changes anything."""
+    for name, value, what in (("params", params, "names to float arrays"),
+                              ("grads", grads, "names to arrays"),
+                              ("state", state, "Adam's moments (pass {} at the first step)")):
+        if not isinstance(value, dict):
+            raise TypeError(
+                f"{name} must be a dict of {what}, got {type(value).__name__} {_checks.show(value)}"
+            )
+    for name, g in grads.items():
+        if name not in params:
+            raise ValueError(
+                f"grads has {name!r}, which params lacks (params has {_checks.show(list(params))})"
+            )
+        p = params[name]
+        if not (isinstance(p, np.ndarray) and p.dtype.kind == "f"):
+            raise TypeError(
+                f"params[{name!r}] must be a float numpy array (it is updated in place), "
+                f"got {_checks.show(p)}"
+            )
+        if np.shape(g) != p.shape:
+            raise ValueError(
+                f"grads[{name!r}] must have the shape of params[{name!r}], {p.shape}, "
+                f"got {np.shape(g)}"
+            )

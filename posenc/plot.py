@@ -132,7 +132,22 @@ def _sequence(name, value, what, example):
 
 
 def _axes(ax, figsize):
+    """``ax``, or the axes of a new figure of ``figsize`` inches."""
+    if ax is not None and not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(
+            f"ax must be matplotlib Axes (from plt.subplots(), for example) or None, "
+            f"got {type(ax).__name__} {_checks.show(ax)}"
+        )
     if ax is None:
+        try:
+            width, height = figsize
+            _checks.real("figsize[0]", width, positive=True)
+            _checks.real("figsize[1]", height, positive=True)
+        except (TypeError, ValueError) as error:
+            raise type(error)(
+                f"figsize must be (width, height) in inches, two positive numbers, "
+                f"got {_checks.show(figsize)}"
+            ) from None
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
 
@@ -233,6 +248,8 @@ def curves(
     example = f"[{dims}]" if isinstance(dims, int) else "[0, 1]"
     dims = _sequence("dims", dims, "column numbers", example)
     dims = [_checks.integer(f"dims[{i}]", d, minimum=0) for i, d in enumerate(dims)]
+    if not dims:
+        raise ValueError("dims must name at least one column to draw, got an empty sequence")
     for d in dims:
         if d >= table.shape[1]:
             raise ValueError(f"dims contains {d}, but the table has {table.shape[1]} columns")

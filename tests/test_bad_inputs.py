@@ -340,3 +340,36 @@ def test_softmax_of_any_finite_logits_is_a_distribution(x):
         return
     p = posenc.softmax(x)
     assert np.all(p >= 0) and math.isclose(p.sum(), 1.0, rel_tol=1e-12)
+
+
+# --- neighbours found by sending odd values to every argument -------------------
+
+
+@pytest.mark.parametrize("args, error, words", [
+    ((None, {"w": np.ones(2)}, {}), TypeError, "^params must be a dict of names to float arrays, got NoneType"),
+    (({"w": np.ones(2)}, [1.0], {}), TypeError, "^grads must be a dict"),
+    (({"w": np.ones(2)}, {"w": np.ones(2)}, None), TypeError, r"^state must be a dict of Adam's moments \(pass \{\}"),
+    (({"w": np.ones(2)}, {"v": np.ones(2)}, {}), ValueError, "^grads has 'v', which params lacks"),
+    (({"w": np.ones(2)}, {"w": np.ones(3)}, {}), ValueError, r"^grads\['w'\] must have the shape of params\['w'\], \(2,\)"),
+    (({"w": [1.0, 2.0]}, {"w": np.ones(2)}, {}), TypeError, r"^params\['w'\] must be a float numpy array"),
+    (({"w": np.array([1, 2])}, {"w": np.ones(2)}, {}), TypeError, r"^params\['w'\] must be a float numpy array"),
+])
+def test_adam_step_checks_what_it_updates(args, error, words):
+    with pytest.raises(error, match=words):
+        learned.adam_step(*args)
+    assert args[2] in ({}, None)  # refused before the step count moved
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"ax": "left"}, TypeError, r"^ax must be matplotlib Axes \(from plt.subplots\(\), for example\) or None, got str"),
+    ({"figsize": 7}, TypeError, r"^figsize must be \(width, height\) in inches, two positive numbers, got 7"),
+    ({"figsize": (7, -1)}, ValueError, r"^figsize must be \(width, height\)"),
+])
+def test_plots_check_ax_and_figsize(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        plot.heatmap(np.ones((2, 2)), **kwargs)
+
+
+def test_curves_needs_a_column_to_draw():
+    with pytest.raises(ValueError, match="^dims must name at least one column"):
+        plot.curves(np.ones((2, 2)), [])
