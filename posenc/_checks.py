@@ -50,7 +50,7 @@ def integer(name, value, *, minimum=None, maximum=None):
         )
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {show(value)}")
+        raise ValueError(f"{name} must be an integer >= {show(minimum)}, got {show(value)}")
     if maximum is not None and value > maximum:
         allowed = f"<= {maximum}" if minimum is None else f"from {minimum} to {maximum}"
         raise ValueError(f"{name} must be an integer {allowed}, got {show(value)}")
@@ -92,8 +92,8 @@ def real(name, value, *, positive=False, greater_than=None, at_least=None, below
 def choice(name, value, allowed):
     """One of a fixed set of strings (a layout, a mode...)."""
     try:
-        ok = value in allowed
-    except TypeError:  # an unhashable or incomparable value
+        ok = isinstance(hash(value), int) and value in allowed
+    except TypeError:  # an unhashable value, such as a list or an array
         ok = False
     if not ok:
         options = ", ".join(repr(a) for a in allowed)

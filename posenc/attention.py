@@ -204,7 +204,12 @@ def attention(q, k, v, *, mask=None, bias=None):
                 "to forbid a key, and finite entries well inside float64 otherwise"
             )
     if mask is not None:
-        mask = np.asarray(mask)
+        try:
+            mask = np.asarray(mask)
+        except (TypeError, ValueError):  # a ragged list, for example
+            raise TypeError(
+                f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
+            ) from None
         if mask.dtype != bool:
             raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
         mask = _fit("mask", mask, scores.shape)

@@ -788,11 +788,15 @@ def _indices(name, indices, n_rows):
 
 
 def _labels(labels, batch, model):
-    labels = np.asarray(labels)
+    value = labels
+    try:
+        labels = np.asarray(labels)
+    except (TypeError, ValueError):  # a ragged list, for example
+        labels = np.array(None)  # refused just below
     n_classes = model["params"]["b_out"].shape[0]
     if labels.shape != (batch,) or labels.dtype.kind not in "iu":
         raise ValueError(
-            f"labels must be {batch} integers (one per sequence), got {_checks.show(labels)}"
+            f"labels must be {batch} integers (one per sequence), got {_checks.show(value)}"
         )
     if labels.min() < 0 or labels.max() >= n_classes:
         raise ValueError(f"labels must lie in [0, {n_classes}), got {labels.min()}..{labels.max()}")

@@ -373,3 +373,19 @@ def test_plots_check_ax_and_figsize(kwargs, error, words):
 def test_curves_needs_a_column_to_draw():
     with pytest.raises(ValueError, match="^dims must name at least one column"):
         plot.curves(np.ones((2, 2)), [])
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: posenc.sinusoidal(2, 4, layout=np.ones((2, 3), dtype=bool)), ValueError,
+     "^layout must be one of 'interleaved', 'halves'; got array"),
+    (lambda: posenc.rope(np.ones((2, 4)), layout=["halves"]), ValueError, "^layout must be one of"),
+    (lambda: learned.init_model(np.array([])), ValueError, "^scheme must be one of"),
+    (lambda: posenc.attention(np.eye(2), np.eye(2), np.eye(2), mask=[[True], [True, False]]), TypeError,
+     r"^mask must be a boolean array \(True = may attend\), got \[\[True\], \[True, False\]\]"),
+    (lambda: learned.accuracy(learned.init_model("none"), [[0, 1], [1, 0]], [[1], [1, 0]]), ValueError,
+     r"^labels must be 2 integers \(one per sequence\), got \[\[1\], \[1, 0\]\]"),
+    (lambda: learned.lookback_task(3, 5, window=10**30), ValueError, r"^length must be an integer >= ~1e\+30, got 5$"),
+])
+def test_arrays_and_ragged_lists_where_a_choice_or_labels_belong(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
