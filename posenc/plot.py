@@ -205,6 +205,14 @@ def heatmap(
     if symmetric:
         m = float(np.max(np.abs(table))) or 1.0
         limits = {"vmin": -m, "vmax": m}
+    low, high = (-m, m) if symmetric else (float(table.min()), float(table.max()))
+    with np.errstate(over="ignore"):
+        span = high - low
+    if not np.isfinite(span):
+        raise ValueError(
+            f"table spans {low:.3g} to {high:.3g}: the colour scale needs the width of that "
+            "range, which overflows float64; divide the table by a constant first"
+        )
     image = ax.imshow(table, aspect="auto", cmap=cmap, interpolation="nearest", **limits)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     if colorbar:
@@ -290,12 +298,20 @@ def similarity(
     """
     table = _checks.array("table", table, ndim=2, empty=False)
     normalize = _checks.boolean("normalize", normalize)
-    if normalize:
-        norms = np.linalg.norm(table, axis=1, keepdims=True)
-        if np.any(norms == 0):
-            raise ValueError("table has an all-zero row; cannot normalize")
-        table = table / norms
-    sim = table @ table.T
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        if normalize:
+            norms = np.linalg.norm(table, axis=1, keepdims=True)
+            if np.any(norms == 0):
+                raise ValueError("table has an all-zero row; cannot normalize")
+            scaled = table / norms
+        else:
+            norms, scaled = np.ones(1), table
+        sim = scaled @ scaled.T
+    if not (np.all(np.isfinite(norms)) and np.all(np.isfinite(sim))):
+        raise ValueError(
+            f"the dot products of the rows of table overflow float64 (entries up to "
+            f"{np.abs(table).max():.3g} in size); divide the table by a constant first"
+        )
     ax = _axes(ax, figsize)
     image = ax.imshow(sim, cmap=cmap, interpolation="nearest")
     ax.set(title=title, xlabel="position", ylabel="position")

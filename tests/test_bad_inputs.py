@@ -389,3 +389,14 @@ def test_curves_needs_a_column_to_draw():
 def test_arrays_and_ragged_lists_where_a_choice_or_labels_belong(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+@pytest.mark.parametrize("draw, words", [
+    (lambda: plot.heatmap(np.full((2, 2), 1e308)), r"^table spans -1e\+308 to 1e\+308"),
+    (lambda: plot.heatmap([[1e308, -1e308]], symmetric=False), r"^table spans -1e\+308 to 1e\+308"),
+    (lambda: plot.similarity(np.full((2, 2), 1e308)), r"^the dot products of the rows of table overflow"),
+    (lambda: plot.similarity(np.full((2, 2), 1e308), normalize=True), r"^the dot products of the rows"),
+])
+def test_plots_of_values_near_the_float64_limit(draw, words):
+    with pytest.raises(ValueError, match=words):  # not an overflow warning from deep inside
+        draw()
