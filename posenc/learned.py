@@ -741,10 +741,7 @@ def train(model, *, steps=300, batch_size=32, lengths=(4, 16), lr=0.02, task=ord
     batch_size = _checks.positive_int("batch_size", batch_size)
     lr = _checks.real("lr", lr, positive=True)
     if not callable(task):
-        raise TypeError(
-            f"task must be callable as task(n_examples, length, seed=rng), such as "
-            f"order_task, got {_checks.show(task)}"
-        )
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
     lo, hi = _lengths(lengths, model)
     rng = _rng(seed)
     trained = dict(model, params={name: x.copy() for name, x in model["params"].items()})
@@ -818,10 +815,7 @@ def _lengths(lengths, model):
 def _model(model):
     """``model`` must be the dict of :func:`init_model` or :func:`train`."""
     if not (isinstance(model, dict) and "params" in model and "scheme" in model):
-        raise TypeError(
-            f"model must be a model dict from init_model or train, got "
-            f"{type(model).__name__} {_checks.show(model)}"
-        )
+        raise TypeError(f"model must be a dict from init_model or train, got {type(model).__name__}")
     return model
 
 

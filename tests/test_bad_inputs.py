@@ -229,7 +229,7 @@ def test_adam_step_checks_its_hyperparameters(kwargs, error, words):
 @pytest.mark.parametrize("kwargs, error, words", [
     ({"lr": "0.1"}, TypeError, "^lr must be a real number, got '0.1'"),
     ({"lr": 0.0}, ValueError, "^lr must be positive"),
-    ({"task": "order"}, TypeError, "^task must be callable"),
+    ({"task": "order"}, TypeError, r"^task must be a function task\(n_examples, length, seed=rng\), got 'order'"),
 ])
 def test_train_checks_lr_and_task_before_training(kwargs, error, words):
     with pytest.raises(error, match=words):
@@ -260,7 +260,7 @@ def test_forward_and_accuracy_refuse_empty_sequences_and_batches():
         learned.accuracy(model, np.zeros((0, 4), dtype=int), np.zeros(0, dtype=int))
     with pytest.raises(ValueError, match=r"^tokens must hold at least one sequence"):
         learned.forward(model, np.zeros((0, 4), dtype=int))
-    with pytest.raises(TypeError, match=r"^model must be a model dict from init_model or train, got str"):
+    with pytest.raises(TypeError, match=r"^model must be a dict from init_model or train, got str"):
         learned.forward("sinusoidal", [[0, 1]])
 
 
