@@ -64,7 +64,7 @@ def rope(x, positions=None, *, base=10000.0, layout="interleaved"):
         input is refused, not cast), or ``base`` is not a real number.
     ValueError
         If ``x`` has fewer than 2 axes, ``d`` is odd or 0, ``positions`` is
-        not 1-D with ``seq_len`` finite entries, ``base`` is not greater than 1, or
+        not 1-D with ``seq_len`` finite entries, ``base`` is not positive, or
         ``layout`` is unknown.
 
     Notes
