@@ -50,9 +50,10 @@ SCHEME_STYLE = {
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
 }
-"""One colour and one marker per position scheme: ``ax.plot(x, y, **SCHEME_STYLE["rope"])``.
+"""One colour and one marker per position scheme.
 
-Colour and marker both differ, so lines stay apart in grey print too.
+Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
+differ, so lines stay apart in grey print too.
 """
 
 FIGURE_WIDTH = 6.8
