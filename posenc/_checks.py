@@ -144,7 +144,9 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, em
     """Convert to a numpy array of ``dtype`` and check its number of axes.
 
     Only numbers are numbers: strings (``"1"``), booleans and ``None`` are
-    refused with a ``TypeError``, although numpy would convert them. Complex
+    refused with a ``TypeError``, although numpy would convert them to float.
+    With ``dtype=None`` the array keeps its dtype, whatever it is, and the
+    caller checks it (token ids must be integers, for example). Complex
     input is refused, not cast: numpy would drop the imaginary parts with
     nothing but a warning. With ``finite=False`` NaN and inf are let
     through, for a caller that allows some of them (logits may hold ``-inf``)
@@ -163,7 +165,8 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, em
             f"{name} must hold real numbers, got complex values (dtype {arr.dtype}); "
             f"pass np.real({name}) if the imaginary parts are meant to be dropped"
         )
-    if arr.dtype.kind not in "iuf" and not (arr.dtype.kind == "O" and _all_real(arr)):
+    numbers_only = arr.dtype.kind in "iuf" or (arr.dtype.kind == "O" and _all_real(arr))
+    if dtype is not None and not numbers_only:
         what = "None" if value is None else f"{_NOT_NUMBERS.get(arr.dtype.kind, arr.dtype)} {show(value)}"
         raise TypeError(f"{name} must be array-like of numbers, got {what}")
     try:

@@ -166,9 +166,10 @@ def test_frequencies_never_increase_from_1_to_one_over_base(d_model, base, endpo
     (lambda: learned.lookup([["1"]], [0]), "table"),
 ])
 def test_strings_bools_and_none_are_not_numbers(call, name):
+    # "must hold real numbers" is the wording of rope's own check on another branch
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(TypeError, match=rf"^{name} must be array-like of numbers, got "):
+        with pytest.raises(TypeError, match=rf"^{name} must (be array-like of|hold real) numbers"):
             call()
 
 
