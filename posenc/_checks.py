@@ -11,19 +11,49 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 
 import numpy as np
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 50
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 6
 
-def integer(name, value, *, minimum=None):
+
+def show(value):
+    """``repr(value)`` for a message, shortened if it is long.
+
+    An integer of more than 20 digits is shown by its size, ``~1e+400``
+    (``repr`` itself refuses integers of more than 4300 digits); long
+    strings, lists and arrays are cut short by :mod:`reprlib`.
+
+    >>> show(10**400), show(-(2**70)), show(12)
+    ('~1e+400', '~-1.181e+21', '12')
+    """
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        v = int(value)
+        if abs(v) >= 10**20:
+            exponent = math.log10(abs(v))  # math.log10 takes ints of any size
+            mantissa = 10 ** (exponent - math.floor(exponent))
+            return f"~{'-' if v < 0 else ''}{mantissa:.4g}e+{math.floor(exponent)}"
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a repr that fails, such as a list holding a huge int
+        return f"<{type(value).__name__}>"
+
+
+def integer(name, value, *, minimum=None, maximum=None):
     """Return ``value`` as a Python ``int``; reject bools, floats and strings."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(
-            f"{name} must be an integer, got {value!r} of type {type(value).__name__}"
+            f"{name} must be an integer, got {show(value)} of type {type(value).__name__}"
         )
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be an integer >= {show(minimum)}, got {show(value)}")
+    if maximum is not None and value > maximum:
+        allowed = f"<= {maximum}" if minimum is None else f"from {minimum} to {maximum}"
+        raise ValueError(f"{name} must be an integer {allowed}, got {show(value)}")
     return value
 
 
@@ -32,34 +62,49 @@ def positive_int(name, value):
     return integer(name, value, minimum=1)
 
 
-def real(name, value, *, positive=False, greater_than=None):
-    """Return ``value`` as a finite Python ``float``."""
+def real(name, value, *, positive=False, greater_than=None, at_least=None, below=None):
+    """Return ``value`` as a finite Python ``float``.
+
+    ``at_least`` and ``below`` give a half-open interval ``[at_least, below)``
+    (Adam's ``beta1`` lies in ``[0, 1)``).
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
-            f"{name} must be a real number, got {value!r} of type {type(value).__name__}"
+            f"{name} must be a real number, got {show(value)} of type {type(value).__name__}"
         )
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond float64, such as 10**400
+        raise ValueError(f"{name} must be finite, got {show(value)}") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     if positive and value <= 0:
         raise ValueError(f"{name} must be positive, got {value}")
     if greater_than is not None and value <= greater_than:
         raise ValueError(f"{name} must be greater than {greater_than}, got {value}")
+    if (at_least is not None and value < at_least) or (below is not None and value >= below):
+        low = "(-inf" if at_least is None else f"[{at_least}"
+        high = "inf)" if below is None else f"{below})"
+        raise ValueError(f"{name} must be in {low}, {high}, got {value}")
     return value
 
 
 def choice(name, value, allowed):
     """One of a fixed set of strings (a layout, a mode...)."""
-    if value not in allowed:
+    try:
+        ok = isinstance(hash(value), int) and value in allowed
+    except TypeError:  # an unhashable value, such as a list or an array
+        ok = False
+    if not ok:
         options = ", ".join(repr(a) for a in allowed)
-        raise ValueError(f"{name} must be one of {options}; got {value!r}")
+        raise ValueError(f"{name} must be one of {options}; got {show(value)}")
     return value
 
 
 def boolean(name, value):
     """A real ``True``/``False`` (not 0/1, not a string)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise TypeError(f"{name} must be True or False, got {show(value)}")
     return bool(value)
 
 
@@ -67,8 +112,8 @@ def float_dtype(name, value):
     """A numpy floating dtype such as ``np.float32`` or ``np.float64``."""
     try:
         dtype = np.dtype(value)
-    except TypeError:
-        raise TypeError(f"{name} must be a numpy floating dtype, got {value!r}") from None
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a numpy floating dtype, got {show(value)}") from None
     if dtype.kind != "f":
         raise TypeError(
             f"{name} must be a floating dtype such as np.float32 or np.float64, got {dtype}"
@@ -76,34 +121,68 @@ def float_dtype(name, value):
     return dtype
 
 
-def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True):
+# What an array holds when it is not numbers, by numpy's dtype kind.
+_NOT_NUMBERS = {
+    "b": "booleans",
+    "U": "strings",
+    "S": "byte strings",
+    "O": "objects that are not all numbers",
+    "M": "dates",
+    "m": "time spans",
+    "V": "raw or structured values",
+}
+
+
+def _all_real(arr):
+    """True if an object array holds only real numbers (no bool, str or None)."""
+    return all(
+        isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in arr.flat
+    )
+
+
+def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, empty=True):
     """Convert to a numpy array of ``dtype`` and check its number of axes.
 
-    Complex input is refused, not cast: numpy would drop the imaginary parts
-    with nothing but a warning. With ``finite=False`` NaN and inf are let
+    Only numbers are numbers: strings (``"1"``), booleans and ``None`` are
+    refused with a ``TypeError``, although numpy would convert them to float.
+    With ``dtype=None`` the array keeps its dtype, whatever it is, and the
+    caller checks it (token ids must be integers, for example). Complex
+    input is refused, not cast: numpy would drop the imaginary parts with
+    nothing but a warning. With ``finite=False`` NaN and inf are let
     through, for a caller that allows some of them (logits may hold ``-inf``)
-    and checks the rest itself.
+    and checks the rest itself. With ``empty=False`` an array without
+    entries is refused (there is nothing to draw in it, for example).
     """
-    not_numbers = TypeError(f"{name} must be array-like of numbers, got {type(value).__name__}")
     try:
         arr = np.asarray(value)
-    except (TypeError, ValueError):
-        raise not_numbers from None
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(
+            f"{name} must be array-like of numbers, got {type(value).__name__} {show(value)}, "
+            "which numpy cannot make an array of (are its rows of different lengths?)"
+        ) from None
     if arr.dtype.kind == "c":
         raise TypeError(
             f"{name} must hold real numbers, got complex values (dtype {arr.dtype}); "
             f"pass np.real({name}) if the imaginary parts are meant to be dropped"
         )
+    numbers_only = arr.dtype.kind in "iuf" or (arr.dtype.kind == "O" and _all_real(arr))
+    if dtype is not None and not numbers_only:
+        what = "None" if value is None else f"{_NOT_NUMBERS.get(arr.dtype.kind, arr.dtype)} {show(value)}"
+        raise TypeError(f"{name} must be array-like of numbers, got {what}")
     try:
         arr = np.asarray(arr, dtype=dtype)
+    except OverflowError:  # Python ints beyond float64
+        raise ValueError(f"{name} holds a number too large for float64: {show(value)}") from None
     except (TypeError, ValueError):
-        raise not_numbers from None
+        raise TypeError(f"{name} must be array-like of numbers, got {show(value)}") from None
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
     if min_ndim is not None and arr.ndim < min_ndim:
         raise ValueError(
             f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}"
         )
+    if not empty and arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     if finite and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite numbers (no NaN or inf)")
     return arr

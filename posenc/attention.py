@@ -23,13 +23,15 @@ def softmax(x, axis=-1):
 
     The maximum is subtracted first, so large logits do not overflow.
     Entries equal to ``-inf`` get weight 0 (this is how a mask works); every
-    slice must have at least one finite entry.
+    slice must have at least one finite entry. A logit so far below the
+    maximum that the difference overflows to ``-inf`` gets weight 0 too,
+    which is its weight to within float64 precision.
 
     Parameters
     ----------
     x : array_like of numbers
         The logits; at least one entry. ``-inf`` is allowed, NaN and ``+inf``
-        are not.
+        are not, and neither are strings, booleans or ``None``.
     axis : int, default -1
         The axis along which the result sums to 1.
 
@@ -42,7 +44,8 @@ def softmax(x, axis=-1):
     ------
     TypeError
         If ``x`` is not an array of real numbers (complex input is refused,
-        not cast) or ``axis`` is not an integer.
+        not cast; so are strings and booleans, which numpy would convert) or
+        ``axis`` is not an integer.
     ValueError
         If ``x`` is empty, contains NaN or ``+inf``, has a slice that is all
         ``-inf``, or ``axis`` is out of range.
@@ -64,7 +67,8 @@ def softmax(x, axis=-1):
     m = np.max(x, axis=axis, keepdims=True)
     if np.isneginf(m).any():
         raise ValueError("every slice of x along axis needs at least one finite entry")
-    e = np.exp(x - m)
+    with np.errstate(over="ignore"):  # x - m <= 0 can only overflow to -inf: weight 0
+        e = np.exp(x - m)
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -146,11 +150,13 @@ def attention(q, k, v, *, mask=None, bias=None):
     ------
     TypeError
         If an input is not an array of real numbers (complex input is
-        refused, not cast), or ``mask`` is not boolean.
+        refused, not cast; so are strings and booleans), or ``mask`` is not
+        boolean.
     ValueError
         If an input has fewer than 2 axes or an empty axis, contains NaN or
-        inf (``bias`` may hold ``-inf``), the shapes do not fit together, or
-        the mask forbids every key for some query.
+        inf (``bias`` may hold ``-inf``), the shapes do not fit together,
+        the scores overflow float64, or the mask and bias leave some query
+        no key with a finite score.
 
     Examples
     --------
@@ -180,20 +186,44 @@ def attention(q, k, v, *, mask=None, bias=None):
             "the leading (batch) axes of q, k and v must broadcast together, "
             f"got q {q.shape}, k {k.shape} and v {v.shape}"
         ) from None
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    with np.errstate(over="ignore", invalid="ignore"):  # checked just below
+        scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if not np.isfinite(scores).all():
+        raise ValueError(
+            "the scores q k^T / sqrt(d_k) overflow float64 (q holds entries up to "
+            f"{np.abs(q).max():.3g} in size, k up to {np.abs(k).max():.3g}); scale q and k down"
+        )
     if bias is not None:
-        bias = _logits("bias", bias)
-        scores = scores + _fit("bias", bias, scores.shape)
+        bias = _fit("bias", _logits("bias", bias), scores.shape)
+        with np.errstate(over="ignore"):  # checked just below
+            scores = scores + bias
+        if np.any(np.isinf(scores) & np.isfinite(bias)):
+            raise ValueError(
+                "the scores plus bias overflow float64 (bias holds finite entries up to "
+                f"{np.abs(bias[np.isfinite(bias)]).max():.3g} in size); use -inf in bias "
+                "to forbid a key, and finite entries well inside float64 otherwise"
+            )
     if mask is not None:
-        mask = np.asarray(mask)
+        try:
+            mask = np.asarray(mask)
+        except (TypeError, ValueError):  # a ragged list, for example
+            raise TypeError(
+                f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
+            ) from None
         if mask.dtype != bool:
             raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
         mask = _fit("mask", mask, scores.shape)
         if not mask.any(axis=-1).all():
             raise ValueError("mask forbids every key for at least one query")
         scores = np.where(mask, scores, -np.inf)
-    if np.isneginf(scores).all(axis=-1).any():
-        raise ValueError("bias (with the mask) gives every key -inf for at least one query")
+    blocked = np.isneginf(scores).all(axis=-1)  # only bias (and mask) can give -inf now
+    if blocked.any():
+        query = np.argwhere(blocked)[0][-1]
+        who = "bias gives" if mask is None else "bias and mask together give"
+        raise ValueError(
+            f"{who} every key -inf for query {query}: every query needs at least one key "
+            "with a finite score"
+        )
     weights = softmax(scores, axis=-1)
     return weights @ v, weights
 

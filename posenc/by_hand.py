@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from . import _checks
+from .sinusoidal import MAX_POSITION
 
 __all__ = ["explain_entry"]
 
@@ -37,7 +38,8 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
     Parameters
     ----------
     pos : int
-        The position (count from 0 or from 1, as your convention says).
+        The position (count from 0 or from 1, as your convention says),
+        within :math:`\pm 2^{53}` as in :func:`posenc.sinusoidal`.
     dim : int
         The column, ``0 <= dim < d_model``.
     d_model : int
@@ -60,8 +62,9 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
         If ``pos``, ``dim``, ``d_model`` or ``precision`` is not an integer,
         or ``base`` is not a real number.
     ValueError
-        If ``d_model < 1``, ``dim`` is outside ``0 .. d_model - 1``, ``base``
-        is not positive and finite, or ``precision`` is outside 1 .. 15.
+        If ``pos`` is beyond :math:`\pm 2^{53}`, ``d_model < 1``, ``dim`` is
+        outside ``0 .. d_model - 1``, ``base`` is not positive and finite, or
+        ``precision`` is outside 1 .. 15.
 
     Examples
     --------
@@ -75,7 +78,7 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
     >>> print(explain_entry(1, 1, 4).splitlines()[-1])
       value     cos(1) = 0.5403
     """
-    pos = _checks.integer("pos", pos)
+    pos = _checks.integer("pos", pos, minimum=-MAX_POSITION, maximum=MAX_POSITION)
     d_model = _checks.positive_int("d_model", d_model)
     dim = _checks.integer("dim", dim, minimum=0)
     if dim >= d_model:

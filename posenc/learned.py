@@ -153,7 +153,8 @@ def lookup(table, indices):
     ----------
     table : array_like of shape (n_rows, d_model)
     indices : array_like of int, any shape
-        Row numbers in ``[0, n_rows)``: positions or token ids.
+        Row numbers in ``[0, n_rows)``: positions or token ids. An empty
+        list looks up nothing (as ``t5_bucket([])`` buckets nothing).
 
     Returns
     -------
@@ -212,7 +213,7 @@ def lookup_backward(grad, indices, n_rows):
     n_rows = _checks.positive_int("n_rows", n_rows)
     indices = _indices("indices", indices, n_rows)
     grad = _checks.array("grad", grad)
-    if grad.shape[:-1] != indices.shape:
+    if grad.ndim == 0 or grad.shape[:-1] != indices.shape:
         raise ValueError(
             f"grad must have shape indices.shape + (d_model,) = {indices.shape} + (d,), "
             f"got {grad.shape}"
@@ -887,11 +888,24 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     state : dict
         Adam's moments; pass ``{}`` at the first step, then the same dict.
     lr, beta1, beta2, eps : float
+        The step size ``lr > 0``; the decay rates of the moments,
+        ``0 <= beta1, beta2 < 1`` (at 1 the bias correction divides by
+        zero); ``eps > 0``, which keeps the division finite.
 
     Returns
     -------
     dict
         ``state``, updated.
+
+    Raises
+    ------
+    TypeError
+        If ``params``, ``grads`` or ``state`` is not a dict, a parameter is
+        not a float array, or ``lr``, ``beta1``, ``beta2`` or ``eps`` is not
+        a real number.
+    ValueError
+        If a gradient has no parameter or not its shape, or ``lr``,
+        ``beta1``, ``beta2`` or ``eps`` is outside its range, or not finite.
 
     Examples
     --------
@@ -901,6 +915,10 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     array([0.9, 2. ])
     """
     lr = _checks.real("lr", lr, positive=True)
+    beta1 = _checks.real("beta1", beta1, at_least=0, below=1)
+    beta2 = _checks.real("beta2", beta2, at_least=0, below=1)
+    eps = _checks.real("eps", eps, positive=True)
+    _adam_arguments(params, grads, state)
     state["t"] = t = state.get("t", 0) + 1
     correction = np.sqrt(1 - beta2**t)
     step_size, eps_hat = lr * correction / (1 - beta1**t), eps * correction
@@ -969,11 +987,13 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     >>> history["loss"].shape
     (3, 20)
     """
+    _stacked(model)  # a model dict, before _lengths reads it
     steps = _checks.positive_int("steps", steps)
     batch_size = _checks.positive_int("batch_size", batch_size)
+    lr = _checks.real("lr", lr, positive=True)
     lo, hi = _lengths(lengths, model)
     if not callable(task):
-        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {task!r}")
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
     rngs = _data_rngs(seed, model)
     length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
     trained = dict(model, params={name: x.copy() for name, x in model["params"].items()})
@@ -1006,7 +1026,12 @@ def _rng(seed):
 
 
 def _indices(name, indices, n_rows):
-    indices = np.asarray(indices)
+    try:
+        indices = np.asarray(indices)
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(f"{name} must be integers, got {_checks.show(indices)}") from None
+    if indices.size == 0 and indices.dtype.kind == "f":
+        indices = indices.astype(np.int64)  # np.asarray([]) is float64, but holds no float
     if indices.dtype.kind not in "iu":
         raise TypeError(f"{name} must be integers, got dtype {indices.dtype}")
     if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
@@ -1069,6 +1094,12 @@ def _tokens(model, tokens):
         raise ValueError(f"tokens must have {allowed}; got shape {tokens.shape}")
     if tokens.dtype.kind not in "iu":
         raise TypeError(f"tokens must be integer token ids, got dtype {tokens.dtype}")
+    if tokens.shape[-1] == 0:
+        raise ValueError(
+            f"tokens must hold at least one token per sequence, got shape {tokens.shape}"
+        )
+    if tokens.shape[-2] == 0:
+        raise ValueError(f"tokens must hold at least one sequence, got shape {tokens.shape}")
     vocab_size = model["params"]["E"].shape[-2]
     if tokens.size and (tokens.min() < 0 or tokens.max() >= vocab_size):
         raise ValueError(
@@ -1101,11 +1132,15 @@ def _rope_settings(model):
 
 def _labels(labels, shape, model):
     """Labels of shape ``shape`` (one per sequence, per model), or ``shape[-1:]`` shared by all."""
-    labels = np.asarray(labels)
+    value = labels
+    try:
+        labels = np.asarray(labels)
+    except (TypeError, ValueError):  # a ragged list, for example
+        labels = np.array(None)  # refused just below
     n_classes = model["params"]["b_out"].shape[-1]
     if labels.shape not in (tuple(shape), tuple(shape[-1:])) or labels.dtype.kind not in "iu":
         raise ValueError(
-            f"labels must be {shape[-1]} integers (one per sequence), got {labels!r}"
+            f"labels must be {shape[-1]} integers (one per sequence), got {_checks.show(value)}"
         )
     if labels.min() < 0 or labels.max() >= n_classes:
         raise ValueError(f"labels must lie in [0, {n_classes}), got {labels.min()}..{labels.max()}")
@@ -1125,3 +1160,30 @@ def _lengths(lengths, model):
             f"(max_len={model['params']['P'].shape[-2]})"
         )
     return lo, hi
+
+
+def _adam_arguments(params, grads, state):
+    """Check what :func:`adam_step` updates, before it changes anything."""
+    for name, value, what in (("params", params, "names to float arrays"),
+                              ("grads", grads, "names to arrays"),
+                              ("state", state, "Adam's moments (pass {} at the first step)")):
+        if not isinstance(value, dict):
+            raise TypeError(
+                f"{name} must be a dict of {what}, got {type(value).__name__} {_checks.show(value)}"
+            )
+    for name, g in grads.items():
+        if name not in params:
+            raise ValueError(
+                f"grads has {name!r}, which params lacks (params has {_checks.show(list(params))})"
+            )
+        p = params[name]
+        if not (isinstance(p, np.ndarray) and p.dtype.kind == "f"):
+            raise TypeError(
+                f"params[{name!r}] must be a float numpy array (it is updated in place), "
+                f"got {_checks.show(p)}"
+            )
+        if np.shape(g) != p.shape:
+            raise ValueError(
+                f"grads[{name!r}] must have the shape of params[{name!r}], {p.shape}, "
+                f"got {np.shape(g)}"
+            )

@@ -122,8 +122,33 @@ def _positions(positions, table):
     return positions
 
 
+def _sequence(name, value, what, example):
+    """``value`` as a list; a single number or string is refused with an example."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError(
+            f"{name} must be a sequence of {what}, such as {example}, got "
+            f"{type(value).__name__} {_checks.show(value)}"
+        )
+    return list(value)
+
+
 def _axes(ax, figsize):
+    """``ax``, or the axes of a new figure of ``figsize`` inches."""
+    if ax is not None and not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(
+            f"ax must be matplotlib Axes (from plt.subplots(), for example) or None, "
+            f"got {type(ax).__name__} {_checks.show(ax)}"
+        )
     if ax is None:
+        try:
+            width, height = figsize
+            _checks.real("figsize[0]", width, positive=True)
+            _checks.real("figsize[1]", height, positive=True)
+        except (TypeError, ValueError) as error:
+            raise type(error)(
+                f"figsize must be (width, height) in inches, two positive numbers, "
+                f"got {_checks.show(figsize)}"
+            ) from None
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
 
@@ -145,7 +170,7 @@ def heatmap(
     Parameters
     ----------
     table : array_like of shape (rows, columns)
-        For example ``sinusoidal(length, d_model)``.
+        For example ``sinusoidal(length, d_model)``; not empty.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure is made if omitted.
     title, xlabel, ylabel : str
@@ -160,18 +185,35 @@ def heatmap(
     figsize : tuple, default (7, 4)
         Size of a new figure.
 
+    Raises
+    ------
+    TypeError
+        If ``table`` is not an array of numbers, or ``symmetric`` or
+        ``colorbar`` is not a bool.
+    ValueError
+        If ``table`` is not 2-D, is empty or holds NaN or inf.
+
     Returns
     -------
     matplotlib.axes.Axes
         The image is ``ax.images[0]``; its data is the table.
     """
-    table = _checks.array("table", table, ndim=2)
+    table = _checks.array("table", table, ndim=2, empty=False)
     symmetric = _checks.boolean("symmetric", symmetric)
+    colorbar = _checks.boolean("colorbar", colorbar)
     ax = _axes(ax, figsize)
     limits = {}
     if symmetric:
         m = float(np.max(np.abs(table))) or 1.0
         limits = {"vmin": -m, "vmax": m}
+    low, high = (-m, m) if symmetric else (float(table.min()), float(table.max()))
+    with np.errstate(over="ignore"):
+        span = high - low
+    if not np.isfinite(span):
+        raise ValueError(
+            f"table spans {low:.3g} to {high:.3g}: the colour scale needs the width of that "
+            "range, which overflows float64; divide the table by a constant first"
+        )
     image = ax.imshow(table, aspect="auto", cmap=cmap, interpolation="nearest", **limits)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     if colorbar:
@@ -197,7 +239,8 @@ def curves(
     ----------
     table : array_like of shape (length, d_model)
     dims : sequence of int
-        Columns to draw; each line is labelled ``dim <d>``.
+        Columns to draw; each line is labelled ``dim <d>``. A single column
+        is written ``[d]``.
     positions : array_like of shape (length,), optional
         Positions of the rows (default ``0, 1, ..., length - 1``).
     ax, title, xlabel, ylabel, figsize
@@ -210,8 +253,12 @@ def curves(
     matplotlib.axes.Axes
         One line per requested dimension, in order, in ``ax.lines``.
     """
-    table = _checks.array("table", table, ndim=2)
-    dims = [_checks.integer("dims[...]", d, minimum=0) for d in dims]
+    table = _checks.array("table", table, ndim=2, empty=False)
+    example = f"[{dims}]" if isinstance(dims, int) else "[0, 1]"
+    dims = _sequence("dims", dims, "column numbers", example)
+    dims = [_checks.integer(f"dims[{i}]", d, minimum=0) for i, d in enumerate(dims)]
+    if not dims:
+        raise ValueError("dims must name at least one column to draw, got an empty sequence")
     for d in dims:
         if d >= table.shape[1]:
             raise ValueError(f"dims contains {d}, but the table has {table.shape[1]} columns")
@@ -250,14 +297,22 @@ def similarity(
     matplotlib.axes.Axes
         ``ax.images[0].get_array()`` is the (length, length) matrix.
     """
-    table = _checks.array("table", table, ndim=2)
+    table = _checks.array("table", table, ndim=2, empty=False)
     normalize = _checks.boolean("normalize", normalize)
-    if normalize:
-        norms = np.linalg.norm(table, axis=1, keepdims=True)
-        if np.any(norms == 0):
-            raise ValueError("table has an all-zero row; cannot normalize")
-        table = table / norms
-    sim = table @ table.T
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        if normalize:
+            norms = np.linalg.norm(table, axis=1, keepdims=True)
+            if np.any(norms == 0):
+                raise ValueError("table has an all-zero row; cannot normalize")
+            scaled = table / norms
+        else:
+            norms, scaled = np.ones(1), table
+        sim = scaled @ scaled.T
+    if not (np.all(np.isfinite(norms)) and np.all(np.isfinite(sim))):
+        raise ValueError(
+            f"the dot products of the rows of table overflow float64 (entries up to "
+            f"{np.abs(table).max():.3g} in size); divide the table by a constant first"
+        )
     ax = _axes(ax, figsize)
     image = ax.imshow(sim, cmap=cmap, interpolation="nearest")
     ax.set(title=title, xlabel="position", ylabel="position")
@@ -289,7 +344,7 @@ def bars(
     ----------
     vectors : array_like of shape (n_vectors, d)
         The vectors to compare, one per row (for example two rows of an
-        embedding table).
+        embedding table); at least one vector of at least one dimension.
     labels : sequence of str
         One legend entry per vector.
     ax, title, xlabel, ylabel, figsize
@@ -301,8 +356,8 @@ def bars(
         ``ax.containers[k]`` holds the bars of vector ``k``; their heights
         are its values.
     """
-    vectors = _checks.array("vectors", vectors, ndim=2)
-    labels = [str(label) for label in labels]
+    vectors = _checks.array("vectors", vectors, ndim=2, empty=False)
+    labels = [str(label) for label in _sequence("labels", labels, "str", '["first", "second"]')]
     if len(labels) != vectors.shape[0]:
         raise ValueError(
             f"labels has {len(labels)} entries but there are {vectors.shape[0]} vectors"
@@ -378,7 +433,7 @@ def pair_circle(
         ``ax.lines[0]`` is the unit circle; ``ax.lines[1]`` the points, with
         x data the sine column and y data the cosine column.
     """
-    table = _checks.array("table", table, ndim=2)
+    table = _checks.array("table", table, ndim=2, empty=False)
     pair = _checks.integer("pair", pair, minimum=0)
     if 2 * pair + 1 >= table.shape[1]:
         raise ValueError(
@@ -449,13 +504,20 @@ def attention_weights(
 
     Raises
     ------
+    TypeError
+        If ``weights`` is not an array of numbers, ``queries`` or ``keys``
+        is not a sequence, or ``annotate`` or ``colorbar`` is not a bool.
     ValueError
-        If ``weights`` is not 2-D, or the labels do not match its shape.
+        If ``weights`` is not 2-D or is empty, or the labels do not match its
+        shape.
     """
-    weights = _checks.array("weights", weights, ndim=2)
+    weights = _checks.array("weights", weights, ndim=2, empty=False)
     annotate = _checks.boolean("annotate", annotate)
-    queries = [str(t) for t in queries]
-    keys = queries if keys is None else [str(t) for t in keys]
+    colorbar = _checks.boolean("colorbar", colorbar)
+    queries = [str(t) for t in _sequence("queries", queries, "str", '["the", "cat"]')]
+    if keys is not None:
+        keys = [str(t) for t in _sequence("keys", keys, "str", '["the", "cat"]')]
+    keys = queries if keys is None else keys
     if len(queries) != weights.shape[0]:
         raise ValueError(
             f"queries has {len(queries)} labels but weights has {weights.shape[0]} rows"

@@ -14,6 +14,11 @@ from . import _checks
 
 __all__ = ["relative_positions", "t5_bucket", "alibi_slopes", "alibi_bias"]
 
+# The most ALiBi heads alibi_slopes computes. Models use tens of heads
+# (BLOOM-176B, trained with ALiBi, has 112); the reference recursion in plain Python
+# floats takes about 10 ms for 2**16 heads, and seconds for millions.
+MAX_HEADS = 2**16
+
 
 def relative_positions(q_len, k_len, max_distance=None):
     r"""Matrix of relative positions ``j - i``, clipped to ``[-max_distance, max_distance]``.
@@ -80,16 +85,19 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     Parameters
     ----------
     relative_position : int or array_like of int
-        Key position minus query position, ``j - i``. An empty list gives
-        an empty array.
+        Key position minus query position, ``j - i``, of any integer type
+        up to ``int64`` and ``uint64``: the extremes of each type land in
+        the last bucket of their side, as every distance of
+        ``max_distance`` or more does. An empty list gives an empty array.
     bidirectional : bool, default True
         ``True`` for an encoder (both directions); ``False`` for a causal
         decoder, where every future key (``j > i``) falls in bucket 0.
     num_buckets : int, default 32
         Total number of buckets; even when bidirectional, at least 2 (4 when
-        bidirectional).
+        bidirectional), at most ``2**62`` (the indices are int64).
     max_distance : int, default 128
-        Every distance of ``max_distance`` or more falls in the last bucket.
+        Every distance of ``max_distance`` or more falls in the last bucket;
+        at most ``2**62``.
         The last bucket starts earlier, one logarithmic step below
         ``max_distance``: at distance 91 with the defaults, 113 with the
         defaults of a decoder.
@@ -103,11 +111,13 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     Raises
     ------
     TypeError
-        If ``relative_position`` is not integer, ``bidirectional`` not a
-        bool, or ``num_buckets``/``max_distance`` not integers.
+        If ``relative_position`` is not integer (or holds integers beyond
+        64 bits), ``bidirectional`` not a bool, or
+        ``num_buckets``/``max_distance`` not integers.
     ValueError
-        If ``num_buckets`` is too small or odd when bidirectional, or
-        ``max_distance`` does not exceed the exactly-represented distances.
+        If ``num_buckets`` is too small, too large or odd when bidirectional,
+        or ``max_distance`` is too large or does not exceed the
+        exactly-represented distances.
 
     Notes
     -----
@@ -133,25 +143,27 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     >>> t5_bucket([-200, 200])
     array([15, 31])
     """
-    rel = np.asarray(relative_position)
-    if rel.size == 0 and rel.dtype.kind == "f":
-        rel = rel.astype(np.int64)  # np.asarray([]) is float64, but holds no float
-    if rel.dtype.kind not in "iu":
-        raise TypeError(f"relative_position must be integers, got dtype {rel.dtype}")
-    rel = rel.astype(np.int64)
+    rel = _relative_position(relative_position)
     bidirectional = _checks.boolean("bidirectional", bidirectional)
-    num_buckets = _checks.integer("num_buckets", num_buckets, minimum=4 if bidirectional else 2)
-    max_distance = _checks.positive_int("max_distance", max_distance)
+    num_buckets = _checks.integer(
+        "num_buckets", num_buckets, minimum=4 if bidirectional else 2, maximum=2**62
+    )
+    max_distance = _checks.integer("max_distance", max_distance, minimum=1, maximum=2**62)
 
-    bucket = np.zeros_like(rel)
+    # The distance |rel| as uint64, which holds it for every int64 and uint64:
+    # np.abs(int64.min) would wrap round to int64.min. For rel < 0, rel + 1
+    # cannot overflow, and |rel + 1| = |rel| - 1 fits in the signed type.
+    past = rel < 0
+    distance = np.abs(rel + past).astype(np.uint64) + past
+    bucket = np.zeros(rel.shape, dtype=np.int64)
     if bidirectional:
         if num_buckets % 2:
             raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
         num_buckets //= 2
         bucket += (rel > 0) * num_buckets  # keys after the query use the upper half
-        n = np.abs(rel)
+        n = distance
     else:
-        n = np.maximum(-rel, 0)  # distance back; future keys count as 0
+        n = np.where(past, distance, np.uint64(0))  # distance back; future keys count as 0
     max_exact = num_buckets // 2
     if max_distance <= max_exact:
         raise ValueError(
@@ -163,7 +175,26 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     scale = np.float32(math.log(max_distance / max_exact))
     large = max_exact + (ratio / scale * np.float32(num_buckets - max_exact)).astype(np.int64)
     large = np.minimum(large, num_buckets - 1)
-    return bucket + np.where(n < max_exact, n, large)
+    small = np.minimum(n, max_exact).astype(np.int64)  # n itself where n < max_exact
+    return bucket + np.where(n < max_exact, small, large)
+
+
+def _relative_position(value):
+    """``relative_position`` as an integer array (any integer dtype up to 64 bits)."""
+    try:
+        rel = np.asarray(value)
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(
+            f"relative_position must be an int or array_like of int, got {_checks.show(value)}"
+        ) from None
+    if rel.size == 0 and rel.dtype.kind == "f":
+        rel = rel.astype(np.int64)  # np.asarray([]) is float64, but holds no float
+    if rel.dtype.kind not in "iu":
+        raise TypeError(
+            "relative_position must be integers that fit in int64 or uint64, "
+            f"got {_checks.show(value)} (dtype {rel.dtype})"
+        )
+    return rel
 
 
 def alibi_slopes(n_heads):
@@ -177,7 +208,9 @@ def alibi_slopes(n_heads):
     Parameters
     ----------
     n_heads : int
-        Number of attention heads, at least 1.
+        Number of attention heads, from 1 to ``MAX_HEADS`` = 65536. Models
+        use tens of heads (BLOOM-176B, trained with ALiBi, has 112); a larger
+        count is refused rather than computed for seconds or minutes.
 
     Returns
     -------
@@ -190,7 +223,7 @@ def alibi_slopes(n_heads):
     TypeError
         If ``n_heads`` is not an integer.
     ValueError
-        If ``n_heads < 1``.
+        If ``n_heads`` is less than 1 or more than 65536.
 
     Examples
     --------
@@ -198,8 +231,18 @@ def alibi_slopes(n_heads):
     array([0.5       , 0.25      , 0.125     , 0.0625    , 0.03125   ,
            0.015625  , 0.0078125 , 0.00390625])
     """
-    n_heads = _checks.positive_int("n_heads", n_heads)
+    n_heads = _heads(n_heads)
     return np.array(_slopes(n_heads))
+
+
+def _heads(n_heads):
+    n_heads = _checks.positive_int("n_heads", n_heads)
+    if n_heads > MAX_HEADS:
+        raise ValueError(
+            f"n_heads must be at most {MAX_HEADS} (models use tens of heads; BLOOM-176B, "
+            f"trained with ALiBi, has 112), got {_checks.show(n_heads)}"
+        )
+    return n_heads
 
 
 def _slopes(n):
@@ -225,7 +268,7 @@ def alibi_bias(n_heads, length, *, causal=True):
     Parameters
     ----------
     n_heads : int
-        Number of heads, at least 1.
+        Number of heads, from 1 to 65536 (see :func:`alibi_slopes`).
     length : int
         Sequence length (queries = keys), at least 1.
     causal : bool, default True
@@ -242,7 +285,8 @@ def alibi_bias(n_heads, length, *, causal=True):
     TypeError
         If ``n_heads`` or ``length`` is not an integer, or ``causal`` not a bool.
     ValueError
-        If ``n_heads`` or ``length`` is less than 1.
+        If ``n_heads`` or ``length`` is less than 1, or ``n_heads`` is more
+        than 65536.
 
     Notes
     -----
@@ -258,7 +302,7 @@ def alibi_bias(n_heads, length, *, causal=True):
            [-0.5,  0. , -inf],
            [-1. , -0.5,  0. ]])
     """
-    n_heads = _checks.positive_int("n_heads", n_heads)
+    n_heads = _heads(n_heads)
     length = _checks.positive_int("length", length)
     causal = _checks.boolean("causal", causal)
     distance = np.abs(relative_positions(length, length))

@@ -134,7 +134,14 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
                 f"inv_freq must hold one frequency per pair, d // 2 = {d // 2} "
                 f"for x of width {d}, got {len(theta)}"
             )
-    angles = np.outer(positions, theta)  # (seq_len, d/2)
+    with np.errstate(over="ignore"):  # an overflow is reported below, by name
+        angles = np.outer(positions, theta)  # (seq_len, d/2)
+    if not np.all(np.isfinite(angles)):
+        raise ValueError(
+            "positions times the frequencies overflow float64: every angle "
+            "position * theta_i must be finite (check positions and "
+            + ("base)" if inv_freq is None else "inv_freq)")
+        )
     cos, sin = np.cos(angles), np.sin(angles)
 
     if layout == "interleaved":

@@ -32,6 +32,10 @@ LAYOUTS = ("interleaved", "halves")
 # Tables with at most this many rows come straight from the formula.
 _DIRECT_ROWS = 64
 
+# float64 holds every integer from -2**53 to 2**53, but not every one beyond:
+# 2**53 + 1 rounds to 2**53, so two positions there would share a row.
+MAX_POSITION = 2**53
+
 # The complex type whose (real, imag) pairs are two floats of the table, for
 # the tables that can be viewed as complex. Products are always computed in
 # complex128 and rounded once when they are stored in a float32 table.
@@ -49,7 +53,10 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
         Width of the encoding, at least 1. An odd width has one more sine
         than cosine, so it gets ``(d_model + 1) // 2`` frequencies.
     base : float, default 10000.0
-        The number 10000 of the paper; must be positive and finite.
+        The number 10000 of the paper; must be finite and greater than 1,
+        so that the frequencies fall from 1 towards ``1/base`` (a base of 1
+        would make every pair turn at the same speed, a smaller one would
+        make the later pairs faster).
     endpoint : bool, default False
         ``False``: the paper's ladder, which stops one step short of
         ``1/base``. ``True``: the ladder of tensor2tensor, fairseq and Marian,
@@ -59,7 +66,8 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
     Returns
     -------
     numpy.ndarray of shape ``((d_model + 1) // 2,)``
-        Decreasing frequencies, starting at 1.
+        Frequencies from 1 down to ``1/base`` or just above it, each no
+        larger than the one before.
 
     Raises
     ------
@@ -67,7 +75,7 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
         If ``d_model`` is not an integer, ``base`` not a real number or
         ``endpoint`` not a bool.
     ValueError
-        If ``d_model < 1`` or ``base`` is not positive and finite.
+        If ``d_model < 1`` or ``base`` is not a finite number greater than 1.
 
     Examples
     --------
@@ -77,7 +85,12 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
     array([1.e+00, 1.e-02, 1.e-04])
     """
     d_model = _checks.positive_int("d_model", d_model)
-    base = _checks.real("base", base, positive=True)
+    base = _checks.real("base", base)
+    if base <= 1:
+        raise ValueError(
+            f"base must be greater than 1, so that the frequencies base**(-2i/d_model) "
+            f"fall from 1 towards 1/base; got {base}"
+        )
     endpoint = _checks.boolean("endpoint", endpoint)
     n = (d_model + 1) // 2  # one frequency per (sin, cos) pair
     i = np.arange(n)
@@ -143,7 +156,10 @@ def sinusoidal(
         See :func:`frequencies`.
     start : int, default 0
         The first position. The paper's code counts from 0; some worked
-        examples count from 1.
+        examples count from 1. Every position must lie within
+        :math:`\pm 2^{53}` (``MAX_POSITION``): float64 holds every integer
+        up to there but not all beyond, so two neighbouring positions past
+        it would get the same row.
     layout : {"interleaved", "halves"}, default "interleaved"
         ``"interleaved"``: sines in the even columns, cosines in the odd
         columns (the paper). ``"halves"``: all sines first, then all cosines
@@ -163,8 +179,9 @@ def sinusoidal(
     TypeError
         If an argument has the wrong type (for example a float ``length``).
     ValueError
-        If ``length`` or ``d_model`` is less than 1, ``base`` is not positive
-        and finite, or ``layout`` is unknown.
+        If ``length`` or ``d_model`` is less than 1, ``base`` is not a finite
+        number greater than 1, ``layout`` is unknown, or a position
+        ``start, ..., start + length - 1`` lies beyond :math:`\pm 2^{53}`.
 
     Notes
     -----
@@ -191,6 +208,12 @@ def sinusoidal(
     length = _checks.positive_int("length", length)
     d_model = _checks.positive_int("d_model", d_model)
     start = _checks.integer("start", start)
+    if start < -MAX_POSITION or start + length - 1 > MAX_POSITION:
+        raise ValueError(
+            "start and length must keep the positions start, ..., start + length - 1 "
+            "within -2**53 to 2**53, where float64 still tells neighbouring integers "
+            f"apart; got start={_checks.show(start)} and length={_checks.show(length)}"
+        )
     layout = _checks.choice("layout", layout, LAYOUTS)
     dtype = _checks.float_dtype("dtype", dtype)
     omega = frequencies(d_model, base=base, endpoint=endpoint)

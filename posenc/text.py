@@ -61,7 +61,12 @@ def tokenize(text, *, lower=False):
 def _check_tokens(tokens):
     if isinstance(tokens, str):
         raise TypeError("tokens must be a list of str, got a single str (call tokenize first)")
-    tokens = list(tokens)
+    try:
+        tokens = list(tokens)
+    except TypeError:  # not iterable: None, a number...
+        raise TypeError(
+            f"tokens must be a list of str, got {type(tokens).__name__} {_checks.show(tokens)}"
+        ) from None
     if not tokens:
         raise ValueError("tokens must not be empty")
     for t in tokens:
@@ -113,7 +118,8 @@ def encode(tokens, vocab):
         At least one token.
     vocab : dict of str to int
         For example from :func:`build_vocab`; the numbers must be integers
-        >= 0 (they index the rows of an embedding table).
+        from 0 to ``2**63 - 1`` (they index the rows of an embedding table,
+        and the result is an int64 array).
 
     Returns
     -------
@@ -126,7 +132,7 @@ def encode(tokens, vocab):
         is not a dict, or if a number in ``vocab`` is not an integer.
     ValueError
         If ``tokens`` is empty, a token is not in ``vocab`` (the message
-        names it), or a number in ``vocab`` is negative.
+        names it), or a number in ``vocab`` is negative or beyond int64.
 
     Examples
     --------
@@ -143,7 +149,8 @@ def encode(tokens, vocab):
             f"token {unknown[0]!r} is not in the vocabulary (it has {len(vocab)} tokens: "
             f"{', '.join(map(repr, list(vocab)[:8]))}{', ...' if len(vocab) > 8 else ''})"
         )
-    ids = [_checks.integer(f"vocab[{t!r}]", vocab[t], minimum=0) for t in tokens]
+    top = int(np.iinfo(np.int64).max)
+    ids = [_checks.integer(f"vocab[{t!r}]", vocab[t], minimum=0, maximum=top) for t in tokens]
     return np.array(ids, dtype=np.int64)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,8 @@ def test_report_prints_the_verdict_and_returns_a_bool(capsys):
 @pytest.mark.parametrize("answer, expected", [
     (3, [3.0]), (2.5, [2.5]), ([1, 2], [1.0, 2.0]), ((1, 2), [1.0, 2.0]),
     (np.array([1, 2], dtype=np.int8), [1.0, 2.0]), (np.float32(0.5), [0.5]),
-    (np.array([1 + 0j, 2 + 0j]), [1.0, 2.0]), (True, [1.0]),
+    (np.array([1 + 0j, 2 + 0j]), [1.0, 2.0]),
+    (np.array([Fraction(1, 2), 2], dtype=object), [0.5, 2.0]), (10**300, [1e300]),
 ])
 def test_as_array_turns_numbers_into_floats(answer, expected):
     arr = _as_array(answer)
@@ -30,7 +33,13 @@ def test_as_array_turns_numbers_into_floats(answer, expected):
     [[1.0], [1.0, 2.0]],  # ragged
     np.array([1 + 1e-3j]), 1j,  # complex with an imaginary part
     {"a": 1}, print, "one",
-], ids=["ragged", "complex-array", "complex", "dict", "function", "word"])
+    # numpy would make numbers of these, but the learner did not write a number
+    "786432", b"3", True, np.array([True, False]), None, [1, None],
+    np.array(["2020-01-01"], dtype="datetime64[D]"),
+    10**400, [10**400],  # beyond float64
+], ids=["ragged", "complex-array", "complex", "dict", "function", "word",
+        "numeric-string", "bytes", "bool", "bool-array", "None", "list-with-None",
+        "date", "huge-int", "list-with-huge-int"])
 def test_as_array_refuses_what_is_not_a_real_number(answer):
     assert _as_array(answer) is None
 

@@ -8,6 +8,8 @@ returns the verdict as a bool (:func:`_report`). Answers are read leniently:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 def _report(ok, success, hint):
@@ -21,8 +23,10 @@ def _as_array(answer):
     """The learner's answer as a float array, or None if it is not numeric.
 
     Complex values count only when their imaginary parts are all zero (numpy
-    would silently drop them, with a warning); ragged lists, functions and
-    other non-numbers give None.
+    would silently drop them, with a warning). Strings (``"786432"``),
+    booleans, ``None``, ragged lists, functions, numbers beyond float64 and
+    other non-numbers give None: numpy would turn a string or a bool into a
+    number, but the learner did not write one.
     """
     try:
         arr = np.asarray(answer)
@@ -30,8 +34,14 @@ def _as_array(answer):
             if np.any(arr.imag != 0):
                 return None
             arr = arr.real
+        if arr.dtype.kind == "O" and not all(
+            isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in arr.flat
+        ):
+            return None
+        if arr.dtype.kind not in "iufO":
+            return None
         return arr.astype(float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -67,5 +77,7 @@ def _integer_array(answer):
     """The answer as an int array if every entry is a whole number, else None."""
     arr = _as_array(answer)
     if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+        return None
+    if np.any(np.abs(arr) >= 2.0**63):  # whole, but beyond int64
         return None
     return arr.astype(int)

@@ -22,12 +22,10 @@ def _cat_pe(pos):
 
 def _cat_whole(x):
     """``x`` as an int if it is a whole number (int, numpy int, 3.0), else None."""
-    if isinstance(x, (bool, np.bool_)):
+    arr = _as_array(x)  # None for a bool, a string ("6") or an int beyond float64
+    if arr is None or arr.shape != ():
         return None
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        return None
+    f = float(arr)
     return int(f) if f.is_integer() else None
 
 

@@ -116,7 +116,9 @@ def check_rel_rope_matrix(answer):
                        "so the lower entry of each 2 x 2 block is +sin.")
     if _close(arr, rope(np.eye(6), np.full(6, 3.0), layout="halves").T):
         return _report(False, "", "That is the 'halves' layout; here pairs are dimensions (0, 1), (2, 3), (4, 5).")
-    if not np.allclose(arr @ arr.T, np.eye(6), atol=1e-6):
+    with np.errstate(all="ignore"):  # entries near 1e308 overflow: not a rotation, not an error
+        gram = arr @ arr.T
+    if not np.allclose(gram, np.eye(6), atol=1e-6):
         return _report(False, "", "A rotation matrix is orthogonal (R @ R.T is the identity); yours is not.")
     return _report(
         _close(arr, expected),

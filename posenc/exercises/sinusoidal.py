@@ -223,10 +223,12 @@ def check_sin_rotation(M):
         shape = None if arr is None else arr.shape
         return _report(False, "", f"M must be a 6 x 6 array; got shape {shape}.")
     table = _paper_table(40, 6)
-    moved = table[:-5] @ arr.T  # row p becomes M @ PE(p)
+    with np.errstate(all="ignore"):  # entries near 1e308 overflow: a wrong M, not an error
+        moved = table[:-5] @ arr.T  # row p becomes M @ PE(p)
+        moved_back = table[5:] @ arr.T
     if np.allclose(moved, table[5:], atol=1e-6):
         return _report(True, "Your matrix maps PE(pos) to PE(pos + 5) for every position tested.", "")
-    if np.allclose(table[5:] @ arr.T, table[:-5], atol=1e-6):
+    if np.allclose(moved_back, table[:-5], atol=1e-6):
         hint = ("This M moves rows 5 positions back. Check the signs of the sine entries "
                 "against the angle-addition formulas.")
     elif np.allclose(arr, np.eye(6)):

@@ -240,8 +240,11 @@ def check_why_causal_swap(changed):
     n = len(a)
     # position t changes iff the query word or the set of words it sees changes
     expected = {t for t in range(n) if b[t] != a[t] or sorted(b[: t + 1]) != sorted(a[: t + 1])}
-    arr = np.asarray(list(changed) if isinstance(changed, (set, frozenset)) else changed)
-    if arr.dtype == bool:
+    try:
+        arr = np.asarray(list(changed) if isinstance(changed, (set, frozenset)) else changed)
+    except (TypeError, ValueError):  # a ragged list: _int_list gives the hint
+        arr = None
+    if arr is not None and arr.dtype == bool:
         if arr.shape != (n,):
             return _report(False, "", f"a boolean answer needs one entry per position ({n} of them).")
         got = set(np.flatnonzero(arr).tolist())
