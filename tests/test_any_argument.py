@@ -64,6 +64,12 @@ WORKING_CALLS = {
     learned.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
     learned.adam_step: dict(params={"w": np.ones(2)}, grads={"w": np.ones(2)}, state={}),
     learned.train: dict(model=MODEL, steps=2, batch_size=2),
+    posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
+    posenc.float_format: dict(fmt="bfloat16"),
+    posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
+    posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
+    posenc.rope_angles: dict(positions=[0, 5], head_dim=8, compute="float32"),
+    posenc.rope_cos_sin: dict(positions=[0, 5], head_dim=8, compute="float16"),
     plot.heatmap: dict(table=np.ones((2, 3))),
     plot.curves: dict(table=np.ones((2, 3)), dims=[0]),
     plot.similarity: dict(table=np.ones((2, 3))),
@@ -144,3 +150,14 @@ def test_an_odd_argument_is_accepted_or_refused_by_name(f, name):
         finally:
             plt.close("all")
     assert not problems, f"{f.__module__}.{f.__name__}:\n" + "\n".join(problems)
+
+
+def test_every_public_function_has_a_working_call():
+    # A new public function of posenc must be added to WORKING_CALLS, so
+    # that odd arguments are sent to it too.
+    public = [getattr(posenc, name) for name in posenc.__all__]
+    public += [getattr(plot, name) for name in plot.__all__]
+    functions = {f for f in public if inspect.isfunction(f)}
+    functions -= {plot.use_book_style}  # takes no arguments
+    missing = sorted(f.__name__ for f in functions - set(WORKING_CALLS))
+    assert not missing, f"add these to WORKING_CALLS: {missing}"
