@@ -91,6 +91,7 @@ __all__ = [
     "order_test_set",
     "lookback_test_set",
     "init_model",
+    "unstack",
     "forward",
     "attention_weights",
     "accuracy",
@@ -540,6 +541,34 @@ def init_model(
         model["inv_freq"] = frequencies(d_model // n_heads)
         model["attention_factor"] = 1.0
     return model
+
+
+def unstack(model):
+    """The models of a stack, one by one: a list of single models.
+
+    Parameters
+    ----------
+    model : dict
+        A stack from :func:`init_model` or :func:`train` (``seed`` a
+        sequence); a single model gives a list of itself.
+
+    Returns
+    -------
+    list of dict
+        Model ``m`` holds the parameters ``params[name][m]`` (views, not
+        copies) and the stack's configuration.
+
+    Examples
+    --------
+    >>> models = unstack(init_model("learned", seed=[4, 5]))
+    >>> len(models), models[1]["params"]["P"].shape, models[1]["n_models"]
+    (2, (64, 16), None)
+    """
+    _stacked(model)  # checks that it is a model
+    if model.get("n_models") is None:
+        return [model]
+    return [dict(model, n_models=None, params={name: x[m] for name, x in model["params"].items()})
+            for m in range(model["n_models"])]
 
 
 def forward(model, tokens):

@@ -777,3 +777,16 @@ def test_a_model_without_positions_scores_exactly_one_half_on_the_test_sets(make
     tokens, labels = make(150, 20, seed=4)
     stack = init_model("none", seed=[0, 1, 2], **options)
     np.testing.assert_array_equal(accuracy(stack, tokens, labels), [0.5, 0.5, 0.5])
+
+
+def test_unstack_gives_the_models_of_a_stack():
+    stack = init_model("rope", seed=[2, 9])
+    models = learned.unstack(stack)
+    tokens = order_task(3, 7, seed=1)[0]
+    for m, seed in enumerate([2, 9]):
+        np.testing.assert_array_equal(forward(models[m], tokens), forward(init_model("rope", seed=seed), tokens))
+        assert models[m]["n_models"] is None and "inv_freq" in models[m]
+    single = init_model("none")
+    assert learned.unstack(single) == [single]
+    with pytest.raises(TypeError, match="model must be a dict"):
+        learned.unstack([1, 2])
