@@ -88,7 +88,10 @@ __all__ = [
     "lookup_backward",
     "order_task",
     "lookback_task",
+    "order_test_set",
+    "lookback_test_set",
     "init_model",
+    "unstack",
     "forward",
     "attention_weights",
     "accuracy",
@@ -324,6 +327,90 @@ def lookback_task(n_examples, length, *, window=2, seed=0):
     return tokens, labels.astype(np.int64)
 
 
+def order_test_set(n_pairs, length, *, seed=0):
+    """A test set of the order task made of pairs: each sequence, and its copy with ``A`` and ``B`` swapped.
+
+    The two sequences of a pair hold the same tokens and have opposite
+    labels, and a model without any position signal gives both the same
+    answer (it sees only the bag of tokens): it is right on exactly one of
+    each pair, so its accuracy is exactly 0.5. Any score above 0.5 comes
+    from position information, any score below it from systematic errors.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
+        originals first, then their copies in the same order.
+    length : int
+        Tokens per sequence, at least 2.
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = order_test_set(1, 6, seed=0)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", "AB"[label], "first")
+    A f f d d B -> A first
+    B f f d d A -> B first
+    """
+    tokens, labels = order_task(n_pairs, length, seed=seed)
+    swapped = np.where(tokens < 2, 1 - tokens, tokens)  # A <-> B: the label flips
+    return np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
+
+
+def lookback_test_set(n_pairs, length, *, window=2, seed=0):
+    """A test set of the look-back task made of pairs: each sequence, and a copy with ``A`` moved across the window.
+
+    In the copy, ``A`` trades places with the filler at a distance of the
+    other label, drawn uniformly (``1, ..., window`` for *near*,
+    ``window + 1, ..., length - 1`` for *far*): the same tokens, the same
+    last token ``B``, the opposite label. A model without any position
+    signal, read at the last position, sees only the bag of tokens before
+    ``B`` and gives both the same answer, so its accuracy is exactly 0.5.
+    Within each label the distances stay uniform, as in
+    :func:`lookback_task`.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
+        originals first, then their copies in the same order.
+    length : int
+        Tokens per sequence, at least ``window + 2``.
+    window : int, default 2
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = lookback_test_set(2, 8, seed=3)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", ["far", "near"][label])
+    g c d d d g A B -> near
+    c c d e f e A B -> near
+    A c d d d g g B -> far
+    c c A e f e d B -> far
+    """
+    rng = _rng(seed)
+    tokens, labels = lookback_task(n_pairs, length, window=window, seed=rng)
+    far = rng.integers(window + 1, length, size=n_pairs)
+    near = rng.integers(1, window + 1, size=n_pairs)
+    new = length - 1 - np.where(labels == 1, far, near)  # where A goes: the other label
+    old = (tokens == 0).argmax(axis=1)  # where A is
+    rows, moved = np.arange(n_pairs), tokens.copy()
+    moved[rows, old], moved[rows, new] = tokens[rows, new], 0
+    return np.concatenate([tokens, moved]), np.concatenate([labels, 1 - labels])
+
+
 # --- the model ------------------------------------------------------------
 
 
@@ -455,6 +542,34 @@ def init_model(
         model["inv_freq"] = frequencies(d_model // n_heads)
         model["attention_factor"] = 1.0
     return model
+
+
+def unstack(model):
+    """The models of a stack, one by one: a list of single models.
+
+    Parameters
+    ----------
+    model : dict
+        A stack from :func:`init_model` or :func:`train` (``seed`` a
+        sequence); a single model gives a list of itself.
+
+    Returns
+    -------
+    list of dict
+        Model ``m`` holds the parameters ``params[name][m]`` (views, not
+        copies) and the stack's configuration.
+
+    Examples
+    --------
+    >>> models = unstack(init_model("learned", seed=[4, 5]))
+    >>> len(models), models[1]["params"]["P"].shape, models[1]["n_models"]
+    (2, (64, 16), None)
+    """
+    _stacked(model)  # checks that it is a model
+    if model.get("n_models") is None:
+        return [model]
+    return [dict(model, n_models=None, params={name: x[m] for name, x in model["params"].items()})
+            for m in range(model["n_models"])]
 
 
 def forward(model, tokens):

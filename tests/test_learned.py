@@ -726,3 +726,67 @@ def test_the_softmax_shifts_row_by_row_when_one_maximum_per_matrix_would_underfl
     expected = np.exp(S_mild - S_mild.max(axis=-1, keepdims=True))
     np.testing.assert_allclose(learned._softmax(S_mild), expected / expected.sum(-1, keepdims=True),
                                rtol=1e-6)
+
+
+# --- test sets of pairs ----------------------------------------------------------
+
+
+@given(pairs=st.integers(1, 15), length=st.integers(2, 30), seed=st.integers(0, 2**32))
+@settings(max_examples=30, deadline=None)
+def test_order_test_set_pairs_the_same_tokens_with_opposite_labels(pairs, length, seed):
+    tokens, labels = learned.order_test_set(pairs, length, seed=seed)
+    assert tokens.shape == (2 * pairs, length) and labels.shape == (2 * pairs,)
+    first, second = tokens[:pairs], tokens[pairs:]
+    np.testing.assert_array_equal(np.sort(first, axis=1), np.sort(second, axis=1))
+    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
+    np.testing.assert_array_equal(first, order_task(pairs, length, seed=seed)[0])
+    where_a, where_b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (where_b < where_a).astype(int))
+
+
+@given(pairs=st.integers(1, 15), window=st.integers(1, 4), extra=st.integers(0, 20),
+       seed=st.integers(0, 2**32))
+@settings(max_examples=30, deadline=None)
+def test_lookback_test_set_moves_A_across_the_window(pairs, window, extra, seed):
+    length = window + 2 + extra
+    tokens, labels = learned.lookback_test_set(pairs, length, window=window, seed=seed)
+    assert tokens.shape == (2 * pairs, length)
+    assert np.all(tokens[:, -1] == 1) and np.all((tokens == 0).sum(axis=1) == 1)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (distance <= window).astype(int))
+    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
+    np.testing.assert_array_equal(np.sort(tokens[:pairs], axis=1), np.sort(tokens[pairs:], axis=1))
+
+
+def test_lookback_test_set_keeps_the_distances_uniform_within_each_label():
+    length, window = 12, 2
+    tokens, labels = learned.lookback_test_set(6000, length, window=window, seed=5)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    for half in (slice(0, 6000), slice(6000, None)):  # the originals, and the moved copies
+        d, y = distance[half], labels[half]
+        far = np.bincount(d[y == 0], minlength=length)[window + 1:]
+        near = np.bincount(d[y == 1], minlength=length)[1:window + 1]
+        assert far.min() > 0.85 * far.mean() and near.min() > 0.9 * near.mean()
+
+
+@pytest.mark.parametrize("make, options", [
+    (learned.order_test_set, {}),
+    (learned.lookback_test_set, {"causal": True, "readout": "last"}),
+])
+def test_a_model_without_positions_scores_exactly_one_half_on_the_test_sets(make, options):
+    tokens, labels = make(150, 20, seed=4)
+    stack = init_model("none", seed=[0, 1, 2], **options)
+    np.testing.assert_array_equal(accuracy(stack, tokens, labels), [0.5, 0.5, 0.5])
+
+
+def test_unstack_gives_the_models_of_a_stack():
+    stack = init_model("rope", seed=[2, 9])
+    models = learned.unstack(stack)
+    tokens = order_task(3, 7, seed=1)[0]
+    for m, seed in enumerate([2, 9]):
+        np.testing.assert_array_equal(forward(models[m], tokens), forward(init_model("rope", seed=seed), tokens))
+        assert models[m]["n_models"] is None and "inv_freq" in models[m]
+    single = init_model("none")
+    assert learned.unstack(single) == [single]
+    with pytest.raises(TypeError, match="model must be a dict"):
+        learned.unstack([1, 2])

@@ -20,21 +20,23 @@ short file:
 * ``cat``: chapter 3, the cat sat on the mat (``check_cat_*``);
 * ``learned``: chapter 4, learned positional embeddings (``check_learned_*``);
 * ``relative``: chapter 5, relative and rotary positions (``check_rel_*``);
-* ``precision``: the appendix on positions in low precision (``check_prec_*``);
+* ``train_short``: chapter 6, train short, test long (``check_tst_*``);
 * ``stretching``: chapter 7, stretching the context (``check_stretch_*``);
+* ``precision``: the appendix on positions in low precision (``check_prec_*``);
 * ``_common``: what every checker shares (the verdict, reading an answer).
 """
 
 from __future__ import annotations
 
-from . import cat, learned, precision, relative, sinusoidal, stretching, why
+from . import cat, learned, precision, relative, sinusoidal, stretching, train_short, why
 from .cat import *  # noqa: F401,F403
 from .learned import *  # noqa: F401,F403
 from .precision import *  # noqa: F401,F403
 from .relative import *  # noqa: F401,F403
 from .sinusoidal import *  # noqa: F401,F403
 from .stretching import *  # noqa: F401,F403
+from .train_short import *  # noqa: F401,F403
 from .why import *  # noqa: F401,F403
 
 __all__ = [*why.__all__, *sinusoidal.__all__, *cat.__all__, *learned.__all__, *relative.__all__,
-           *precision.__all__, *stretching.__all__]
+           *train_short.__all__, *stretching.__all__, *precision.__all__]

@@ -117,7 +117,7 @@ def check_learned_extend(extend):
                 hint = ("Rows from n_trained on should continue the line a + r * b that fits the "
                         "trained rows; check the values of r you use (the position of each row).")
             return _report(False, "", hint)
-    return _report(True, "The trained rows stay, and the rows training never reached continue their line.", "")
+    return _report(True, "The trained rows stay; the untrained rows continue their line.", "")
 
 
 def check_learned_bag_tasks(answer):
@@ -157,8 +157,7 @@ def check_learned_bag_tasks(answer):
     if not chosen or not chosen <= {"a", "b", "c", "d"}:
         return _report(False, "", "Choose among the letters a, b, c and d.")
     if chosen == expected:
-        return _report(True, "You chose exactly the tasks that the model without positions can "
-                             "get right on every sequence.", "")
+        return _report(True, "Exactly the tasks a model without positions can always get right.", "")
     if "a" in chosen:
         hint = ("Task (a) is the chapter's task: swapping A and B flips its label but not "
                 "the bag of tokens.")
@@ -201,8 +200,7 @@ def check_learned_causal_none(accuracy):
     if not 0 <= value <= 1:
         return _report(False, "", "An accuracy lies between 0 and 1 (use 0.95, not 95).")
     if value >= 0.9:
-        return _report(True, "Your accuracy is in the range this set-up reaches on the mirrored "
-                             "test set of length 16.", "")
+        return _report(True, "Your accuracy is in the range this set-up reaches here.", "")
     if abs(value - 0.5) < 0.05:
         hint = "Check the set-up: did the model you trained and evaluated get causal=True?"
     else:

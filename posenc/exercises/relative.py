@@ -49,7 +49,7 @@ def check_rel_shaw_index(answer):
         return _report(False, "", "Check the sign: the offset is key position minus query position, j - i.")
     return _report(
         np.array_equal(arr, expected),
-        "Every (query, key) pair with the same clipped offset shares one table row.",
+        "Pairs with the same clipped offset share one table row.",
         "For each (query, key) pair: what is the offset j - i, what does clipping to k make of it, "
         "and which of the 5 rows holds the vector for that clipped offset?",
     )
