@@ -56,12 +56,13 @@ Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
 differ, so lines stay apart in grey print too.
 """
 
-FIGURE_WIDTH = 6.8
+FIGURE_WIDTH = 6.6
 """Widest figure, in inches, that the book's content column shows unscaled.
 
 The column of a chapter is 688 CSS pixels wide on a 1280-pixel screen, and
-the inline backend draws 100 pixels per inch: a wider figure is shrunk, and
-its labels with it.
+the inline backend draws 100 pixels per inch and pads a figure with 0.1 in
+on each side: 6.6 in comes out 680 pixels wide. A wider figure is shrunk,
+and its labels with it.
 """
 
 _BOOK_RC = {

@@ -43,7 +43,7 @@ _COLOUR_LITERAL = re.compile(  # a key of posenc.plot.PALETTE is fine: PALETTE["
     (?<!PALETTE\[)["'](?:C\d|tab:\w+|\#[0-9a-fA-F]{3,8}|red|green|blue|orange|purple|
     brown|pink|olive|cyan|magenta|yellow|navy|teal|crimson|gold)["']""")
 _SMALL_FONT = re.compile(
-    r"""(?x)(?:fontsize|labelsize|size)\s*=\s*(?:["']x{1,2}-small["']|[0-7](?:\.\d+)?\b)""")
+    r"""(?x)\b(?:fontsize|labelsize|size)\s*=\s*(?:["']x{1,2}-small["']|[0-7](?:\.\d+)?\b)""")
 _FIG_REF = re.compile(r"\{numref\}`(?:[^`<]*<)?(fig-[\w-]+)>?`")
 
 
