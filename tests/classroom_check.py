@@ -273,9 +273,12 @@ def test_otter_takes_off_exactly_the_wrong_exercise_and_shows_its_hint(otter):
 
 def nbgrader_chapters():
     """The chapters the students hand in to nbgrader: the one that the page
-    assigns with Otter, so both graders score the same work. (Every chapter
+    assigns with Otter, so both graders score the same work. Every chapter
     is released and appears in the totals; grading one keeps the check
-    within CI's time.)"""
+    within CI's time. With ``POSENC_GRADE_ALL=1`` in the environment the
+    students hand in every chapter, and nbgrader grades them all."""
+    if os.environ.get("POSENC_GRADE_ALL") == "1":
+        return all_chapters()
     return [chapter_of(page_blocks()["classroom-otter-assign"])]
 
 
