@@ -161,7 +161,8 @@ def otter_answer_cell(nb, label):
 
 def nbgrader_answer_cell(nb, label):
     """The answer cell of ``label`` in nbgrader's release: its grade_id."""
-    found = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{label}-solution"]
+    grade_id = classroom.solution_meta(label)["grade_id"]
+    found = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
     assert len(found) == 1, f"no single solution cell for {label}"
     return found[0]
 
@@ -356,7 +357,7 @@ def test_nbgrader_gives_the_solutions_full_marks(nbgrader, gradebook):
     scores = gradebook["solutions"]
     for chapter in nbgrader_chapters():
         for label, p in points_of(chapter).items():
-            assert scores[(chapter, f"{label}-check")] == p, label
+            assert scores[(chapter, classroom.check_meta(label)["grade_id"])] == p, label
 
 
 def test_nbgrader_gives_the_blank_edition_zero(nbgrader, gradebook):
@@ -376,5 +377,5 @@ def test_nbgrader_takes_off_exactly_the_wrong_exercise(nbgrader, gradebook):
         assert float(row[chapter]) == expected, chapter
         total += expected
         for label, p in points.items():
-            assert scores[(chapter, f"{label}-check")] == (0 if label == wrong else p), label
+            assert scores[(chapter, classroom.check_meta(label)["grade_id"])] == (0 if label == wrong else p), label
     assert float(row["total"]) == total
