@@ -16,7 +16,10 @@ holds the book's own solution), ``blank`` (the student edition as
 released) and ``one-wrong`` (the solutions, but one answer is ``None``).
 The graders must give full marks, zero without crashing, and full marks
 less that one exercise's points, with otter showing the checker's
-``Not yet.`` hint. Nothing here goes to the network.
+``Not yet.`` hint. Otter grades the chapter that the page assigns; nbgrader
+releases every chapter and grades the same one, or every chapter with
+``POSENC_GRADE_ALL=1 make classroom-check``. Nothing here goes to the
+network.
 """
 
 from __future__ import annotations
