@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+LAB_STAMP := $(VENV)/.installed-lab
 NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
 # Jupyter Book, strict: warnings are errors (-W), every cross-reference must
@@ -12,12 +13,15 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book test execute student otter nbgrader exercises bench lock clean \
-	classroom-venv classroom-check
+.PHONY: help venv book pdf test execute student otter nbgrader exercises bench lock clean \
+	lab lab-check classroom-venv classroom-check
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
+	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build"
+	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
+	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
 	@echo "make student  write the student edition (solutions removed) to _build/student"
 	@echo "make otter    write Otter Assign versions of the chapters to _build/otter/<chapter>/"
@@ -43,8 +47,33 @@ book: $(STAMP)
 	$(JB_BUILD)
 	@echo "Open _build/html/index.html in a browser to read the book."
 
+# The whole book as one PDF, without TeX: Jupyter Book's single-page HTML
+# (strict, like `make book`; it reuses the doctrees of `make book` if they
+# are there), printed by the system's headless Chromium with the book's print
+# stylesheet: contents page, numbered chapters, internal links, an outline.
+pdf: $(STAMP)
+	rm -rf _build/singlehtml _build/pdf
+	$(BIN)/jupyter-book build . --builder singlehtml -W -n --keep-going
+	$(BIN)/python book/_ext/make_pdf.py _build/singlehtml _build/pdf/book.pdf
+
 test: $(STAMP)
-	$(BIN)/python -m pytest book tests posenc
+	$(BIN)/python -m pytest -n auto --dist loadfile book tests posenc
+
+# JupyterLab and jupyterlab-myst (requirements-lab.txt) on top of the book's
+# environment, opened on book/. The server's root is the repository, so
+# posenc/ is one folder up in the file browser.
+$(LAB_STAMP): $(STAMP) requirements-lab.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt
+	touch $(LAB_STAMP)
+
+lab: $(LAB_STAMP)
+	$(BIN)/jupyter lab --allow-root --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/book $(LAB_ARGS)
+
+# Slower than `make test` (a minute for JupyterLab in headless Chromium, two
+# or three for the chapters in a fresh environment; --durations lists each
+# step's time); .ci/run runs both.
+lab-check: $(LAB_STAMP)
+	$(BIN)/python -m pytest --durations=0 tests/check_lab.py tests/check_standalone.py
 
 execute: $(STAMP)
 	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)

@@ -6,6 +6,7 @@ family of formulas; everything public is re-exported here, so
 
 Modules
 -------
+==========  ==========================================================
 sinusoidal  the encoding of Vaswani et al. (2017) and its rotation matrices
 text        tokens, vocabularies, indices, random embeddings
 attention   scaled dot-product attention, softmax, causal masks
@@ -13,8 +14,10 @@ rotary      rotary position embedding (RoPE)
 relative    relative positions, T5 buckets, ALiBi
 by_hand     one table entry computed step by step, as with a pencil
 learned     learned position tables and a tiny attention model trained in NumPy
+precision   rounding to float16, bfloat16 and float32; RoPE angles in low precision
 plot        the book's pictures
 exercises   the checkers of the book's exercises
+==========  ==========================================================
 """
 
 from . import exercises, plot
@@ -23,6 +26,8 @@ from .attention import __all__ as _attention_all
 from .by_hand import explain_entry  # noqa: F401
 from .learned import *  # noqa: F401,F403
 from .learned import __all__ as _learned_all
+from .precision import *  # noqa: F401,F403
+from .precision import __all__ as _precision_all
 from .relative import *  # noqa: F401,F403
 from .relative import __all__ as _relative_all
 from .rotary import *  # noqa: F401,F403
@@ -42,6 +47,7 @@ __all__ = [
     *_relative_all,
     "explain_entry",
     *_learned_all,
+    *_precision_all,
     "exercises",
     "plot",
 ]

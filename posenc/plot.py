@@ -50,9 +50,10 @@ SCHEME_STYLE = {
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
 }
-"""One colour and one marker per position scheme: ``ax.plot(x, y, **SCHEME_STYLE["rope"])``.
+"""One colour and one marker per position scheme.
 
-Colour and marker both differ, so lines stay apart in grey print too.
+Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
+differ, so lines stay apart in grey print too.
 """
 
 FIGURE_WIDTH = 6.8
@@ -330,16 +331,24 @@ def pair_circle(
     annotate=True,
     ax=None,
     title=None,
+    color=None,
+    marker="o",
+    label=None,
     figsize=(4, 4),
 ):
     r"""Draw one (sine, cosine) pair of an encoding table as points on a circle.
 
-    Row ``pos`` of pair ``i`` is the point
-    :math:`(\cos(pos\,\omega_i), \sin(pos\,\omega_i))`: a clock hand at
-    angle :math:`pos\,\omega_i`. The points are joined in order, so a fast
-    pair sweeps round the circle and a slow one barely leaves angle 0.
-    Columns ``2 * pair`` (sine) and ``2 * pair + 1`` (cosine) are used, as in
-    the interleaved layout of :func:`posenc.sinusoidal`.
+    The book's convention (see the notation page): a pair of columns
+    ``(2i, 2i+1)`` is a point of the plane with the first column across and
+    the second up. For the sinusoidal table that is the point
+    :math:`(\sin(pos\,\omega_i), \cos(pos\,\omega_i))`: a clock hand that
+    points to 12 o'clock at angle 0 and turns *clockwise* by
+    :math:`\omega_i` per position, that is by the rotation
+    :math:`R(-\omega_i)` in the usual anticlockwise sense. The points are
+    joined in order, so a fast pair sweeps round the circle and a slow one
+    barely leaves 12 o'clock. Columns ``2 * pair`` (sine) and
+    ``2 * pair + 1`` (cosine) are used, as in the interleaved layout of
+    :func:`posenc.sinusoidal`.
 
     Parameters
     ----------
@@ -355,12 +364,19 @@ def pair_circle(
         As in :func:`heatmap`.
     title : str, optional
         Default ``"Pair <pair> (dims <2i>, <2i+1>)"``.
+    color : str, optional
+        Colour of the points, default ``PALETTE["blue"]``.
+    marker : str, default "o"
+        Marker of the points.
+    label : str, optional
+        Legend entry of the points. Draw two pairs on one ``ax`` by calling
+        the function twice, each with its own colour, marker and label.
 
     Returns
     -------
     matplotlib.axes.Axes
         ``ax.lines[0]`` is the unit circle; ``ax.lines[1]`` the points, with
-        x data the cosine column and y data the sine column.
+        x data the sine column and y data the cosine column.
     """
     table = _checks.array("table", table, ndim=2)
     pair = _checks.integer("pair", pair, minimum=0)
@@ -373,21 +389,22 @@ def pair_circle(
     annotate = _checks.boolean("annotate", annotate)
     ax = _axes(ax, figsize)
     t = np.linspace(0, 2 * np.pi, 361)
-    ax.plot(np.cos(t), np.sin(t), color="0.7", linewidth=1)
-    x, y = table[:, 2 * pair + 1], table[:, 2 * pair]
-    ax.plot(x, y, marker="o", color=PALETTE["blue"], linewidth=1)
+    ax.plot(np.cos(t), np.sin(t), color=PALETTE["grey"], alpha=0.6, linewidth=1)
+    x, y = table[:, 2 * pair], table[:, 2 * pair + 1]  # first column across
+    ax.plot(x, y, marker=marker, color=PALETTE["blue"] if color is None else color,
+            linewidth=1, label=label)
     if annotate:
         for pos, xi, yi in zip(positions, x, y):
             ax.annotate(f"{pos:g}", (xi, yi), xytext=(1.13 * xi, 1.13 * yi),
                         ha="center", va="center", fontsize="small")
-    ax.axhline(0, color="0.85", linewidth=0.8)
-    ax.axvline(0, color="0.85", linewidth=0.8)
+    ax.axhline(0, color=PALETTE["grey"], alpha=0.3, linewidth=0.8)
+    ax.axvline(0, color=PALETTE["grey"], alpha=0.3, linewidth=0.8)
     ax.set_aspect("equal")
     ax.set(xlim=(-1.3, 1.3), ylim=(-1.3, 1.3))
     if title is None:
         title = f"Pair {pair} (dims {2 * pair}, {2 * pair + 1})"
-    ax.set(title=title, xlabel=f"cos column (dim {2 * pair + 1})",
-           ylabel=f"sin column (dim {2 * pair})")
+    ax.set(title=title, xlabel=f"sin column (dim {2 * pair})",
+           ylabel=f"cos column (dim {2 * pair + 1})")
     return ax
 
 

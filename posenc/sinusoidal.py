@@ -308,7 +308,10 @@ def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endp
 
     By the angle-addition formulas, each (sine, cosine) pair of
     :math:`\mathrm{PE}(pos + k)` is the same pair of :math:`\mathrm{PE}(pos)`
-    rotated by the angle :math:`k\,\omega_i`:
+    turned by the angle :math:`k\,\omega_i`, clockwise in the book's
+    convention (the sine column across, the cosine column up; see the
+    notation page). The block is the rotation :math:`R(-k\,\omega_i)`, with
+    :math:`R(\alpha)` the usual anticlockwise rotation:
 
     .. math::
 

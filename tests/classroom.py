@@ -4,11 +4,17 @@ the Otter Assign versions, the exercises page. Used by ``tests/nbtools.py``
 
 An exercise is five consecutive cells (README.md, "Writing an exercise")::
 
-    markdown  ```{exercise} Title          the task, with :label: ex-...
-    markdown  ```{solution-start} ex-...   with :class: dropdown, nothing else
+    markdown  :::{exercise} Title          the task, with :label: ex-...
+    markdown  :::{solution-start} ex-...   with :class: dropdown, nothing else
     code      # BEGIN SOLUTION ... # END SOLUTION     nbgrader solution cell
-    markdown  ```{solution-end}
+    markdown  :::{solution-end}
     code      assert posenc.exercises.check_<name>(...)  nbgrader grade cell
+
+The three directives use colon fences (``:::``), not backticks: Colab,
+GitHub and JupyterLab without jupyterlab-myst show a backtick-fenced
+directive as a code block (the task in monospace, its math untypeset,
+``:label:`` on top), while a colon-fenced one reads as ordinary text with a
+``:::{exercise} Title`` line above it. Jupyter Book builds both the same.
 
 The student edition has, cell for cell, the sources that ``nbgrader
 generate_assignment`` releases: every solution region (markers included)
@@ -74,6 +80,7 @@ class Directive:
     options: dict
     body: str
     span: tuple
+    fence: str = "```"  # the opening fence: backticks or colons
 
 
 def directives(source):
@@ -84,7 +91,8 @@ def directives(source):
         while body and (opt := OPTION_RE.match(body[0])):
             options[opt["key"]] = opt["value"]
             body.pop(0)
-        found.append(Directive(m["name"], m["arg"].strip(), options, "\n".join(body).strip(), m.span()))
+        found.append(Directive(m["name"], m["arg"].strip(), options, "\n".join(body).strip(), m.span(),
+                               m["fence"]))
     return found
 
 
@@ -187,6 +195,10 @@ def _checker_called(source, module):
     return call.func.attr
 
 
+COLON_FENCE_HINT = ("write {{{name}}} with colon fences, :::{{{name}}} ... :::, so that it reads as text "
+                    "in Colab and plain JupyterLab (`python tests/nbtools.py markup` rewrites it)")
+
+
 def find_exercises(nb, *, module=CHECKER_MODULE):
     """Parse the exercises of a notebook.
 
@@ -218,11 +230,13 @@ def find_exercises(nb, *, module=CHECKER_MODULE):
         elif not LABEL_RE.match(label):
             say(i, f"label {label!r} must look like ex-short-name (lower case, digits, hyphens)")
         if not ex.argument:
-            say(i, f"{where}: give the exercise a short title: ```{{exercise}} Title")
+            say(i, f"{where}: give the exercise a short title: :::{{exercise}} Title")
         if "nonumber" in ex.options:
             say(i, f"{where}: exercises are numbered; remove :nonumber:")
         if not ex.body:
             say(i, f"{where}: the exercise states no task")
+        if not ex.fence.startswith(":"):
+            say(i, f"{where}: {COLON_FENCE_HINT.format(name='exercise')}")
 
         roles = {"exercise": i}
         expect = [("start", "markdown"), ("solution", "code"), ("end", "markdown"), ("check", "code")]
@@ -238,8 +252,10 @@ def find_exercises(nb, *, module=CHECKER_MODULE):
         d = only_directive(start, "solution-start")
         if d is None:
             say(roles["start"], f"{where}: expected a markdown cell holding only "
-                                f"```{{solution-start}} {label} with :class: dropdown")
+                                f":::{{solution-start}} {label} with :class: dropdown")
         else:
+            if not d.fence.startswith(":"):
+                say(roles["start"], f"{where}: {COLON_FENCE_HINT.format(name='solution-start')}")
             if d.argument != label:
                 say(roles["start"], f"{where}: solution-start names {d.argument!r}, not the exercise label")
             if "dropdown" not in d.options.get("class", "").split():
@@ -266,8 +282,11 @@ def find_exercises(nb, *, module=CHECKER_MODULE):
                 say(roles["solution"], f"{where}: nbgrader metadata must be {solution_meta(label)}, "
                                        f"not {sol.metadata.get('nbgrader')}")
 
-        if only_directive(end, "solution-end") is None:
-            say(roles["end"], f"{where}: expected a markdown cell holding only ```{{solution-end}}")
+        d = only_directive(end, "solution-end")
+        if d is None:
+            say(roles["end"], f"{where}: expected a markdown cell holding only :::{{solution-end}}")
+        elif not d.fence.startswith(":"):
+            say(roles["end"], f"{where}: {COLON_FENCE_HINT.format(name='solution-end')}")
 
         checker = None
         if check.cell_type != "code":
@@ -618,10 +637,13 @@ def otter_config(name, *, files=("posenc",), requirements=None, python_version=N
 
 
 def _runtime_python():
-    """The Python version of runtime.txt (``python-3.11`` gives ``"3.11"``), or None."""
-    path = ROOT / "runtime.txt"
-    m = re.fullmatch(r"python-(\d+\.\d+)(\.\d+)?", path.read_text().strip()) if path.is_file() else None
-    return m[1] if m else None
+    """The Python version Binder runs the notebooks with, from
+    ``binder/runtime.txt`` (``python-3.11`` gives ``"3.11"``), or None."""
+    for path in (ROOT / "binder" / "runtime.txt", ROOT / "runtime.txt"):
+        if path.is_file():
+            m = re.fullmatch(r"python-(\d+\.\d+)(\.\d+)?", path.read_text().strip())
+            return m[1] if m else None
+    return None
 
 
 def checked_expression(source):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import pathlib
 import subprocess
 
@@ -22,21 +25,38 @@ def notebooks():
 
 
 @pytest.fixture(scope="session")
-def built_book():
+def built_book(tmp_path_factory):
     """Build the book exactly as ``make book`` does and return _build/html.
 
     The build is strict (warnings are errors, nitpicky) and starts from empty
     doctrees, so a page that breaks fails here.
+
+    ``make test`` runs the suite on several processes (pytest-xdist); the
+    first one to need the book builds it while holding a lock, and the others
+    wait for it and reuse its result, so the book is built once per run.
     """
-    result = subprocess.run(
-        ["make", "--no-print-directory", "book"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    log = (result.stdout + result.stderr)[-6000:]
-    assert result.returncode == 0, f"`make book` failed:\n{log}"
-    assert (HTML / "index.html").is_file(), f"no _build/html/index.html after `make book`:\n{log}"
+    # Under xdist each worker's basetemp is <run folder>/popen-gwN: the run
+    # folder is shared by the workers of this run and by no other run.
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    with open(shared / "built_book.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        record = shared / "built_book.json"
+        if not record.exists():
+            result = subprocess.run(
+                ["make", "--no-print-directory", "book"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            record.write_text(json.dumps({
+                "returncode": result.returncode,
+                "log": (result.stdout + result.stderr)[-6000:],
+            }))
+        built = json.loads(record.read_text())
+    assert built["returncode"] == 0, f"`make book` failed:\n{built['log']}"
+    assert (HTML / "index.html").is_file(), (
+        f"no _build/html/index.html after `make book`:\n{built['log']}")
     return HTML
 
 

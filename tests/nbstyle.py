@@ -38,9 +38,9 @@ MAX_FIGURE_PX = 688
 STYLE_CALL = "posenc.plot.use_book_style()"
 MIN_ALT_WORDS = 6
 
-_COLOUR_LITERAL = re.compile(
+_COLOUR_LITERAL = re.compile(  # a key of posenc.plot.PALETTE is fine: PALETTE["blue"]
     r"""(?x)
-    ["'](?:C\d|tab:\w+|\#[0-9a-fA-F]{3,8}|red|green|blue|orange|purple|
+    (?<!PALETTE\[)["'](?:C\d|tab:\w+|\#[0-9a-fA-F]{3,8}|red|green|blue|orange|purple|
     brown|pink|olive|cyan|magenta|yellow|navy|teal|crimson|gold)["']""")
 _SMALL_FONT = re.compile(
     r"""(?x)(?:fontsize|labelsize|size)\s*=\s*(?:["']x{1,2}-small["']|[0-7](?:\.\d+)?\b)""")

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import bs4
+import markdown_it
 import nbformat
 import numpy as np
 import pytest
@@ -79,6 +80,28 @@ def test_exercises_follow_the_convention(path):
     assert not problems, f"{name(path)}:\n" + "\n".join(problems)
     if path == FIXTURE or path in _chapter_notebooks():
         assert exercises, f"{name(path)} has no exercise; every chapter ends with exercises"
+
+
+@each_notebook
+def test_exercises_read_as_text_where_myst_is_not_rendered(path):
+    """Colab, GitHub and JupyterLab without jupyterlab-myst render a markdown
+    cell as CommonMark (markdown-it's "commonmark" preset stands in for them
+    here). There an exercise must still read as an exercise: its task
+    rendered exactly as it would be on its own (not inside a code block,
+    not run into a directive line), the title visible in the line above it,
+    and the closing fence on a line of its own below it."""
+    md = markdown_it.MarkdownIt("commonmark")
+    nb = read(path)
+    for ex in exercises_of(path):
+        source = nb.cells[ex.cells["exercise"]].source
+        (directive,) = [d for d in classroom.directives(source) if d.name == "exercise"]
+        html = md.render(source)
+        blocks = bs4.BeautifulSoup(html, "html.parser").find_all(recursive=False)
+        where = f"{name(path)}, {ex.label}"
+        assert md.render(directive.body) in html, f"{where}: the task does not read as text in Colab:\n{html}"
+        assert blocks[0].name == "p" and blocks[0].get_text().startswith(f":::{{exercise}} {ex.title}\n"), (
+            f"{where}: the title line does not read as text in Colab: {blocks[0]}")
+        assert str(blocks[-1]) == "<p>:::</p>", f"{where}: the closing fence is not on its own: {blocks[-1]}"
 
 
 def test_every_chapter_is_in_the_chapters_part():
@@ -518,6 +541,10 @@ CONVENTION_BREAKS = {
                          "BEGIN/END SOLUTION outside"),
     "plain solution": (lambda nb, c: nb.cells.insert(1, nbformat.v4.new_markdown_cell("```{solution} ex-demo-norms\nx\n```")),
                        "outside an exercise"),
+    # backtick fences build the same, but read as code in Colab (nbtools.py markup)
+    "backtick exercise": (_source("exercise", lambda s: s.replace(":::", "```")), "colon fences"),
+    "backtick gate": (_source("start", lambda s: s.replace(":::", "```")), "colon fences"),
+    "backtick gate end": (_source("end", lambda s: s.replace(":::", "```")), "colon fences"),
 }
 
 

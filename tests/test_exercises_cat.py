@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import math
 
+import nbformat
 import numpy as np
 import pytest
-from conftest import assert_correct_reveals_nothing
+from conftest import BOOK, assert_correct_reveals_nothing
 
 from posenc import exercises
 
 # PE(pos) for d_model = 4 is [sin pos, cos pos, sin(pos/100), cos(pos/100)]
-PE3 = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
-# x_5 - x_1 = PE(5) - PE(1): the shared embedding of "the" cancels
-DIFF = [math.sin(5) - math.sin(1), math.cos(5) - math.cos(1),
-        math.sin(0.05) - math.sin(0.01), math.cos(0.05) - math.cos(0.01)]
+PE10 = [math.sin(10), math.cos(10), math.sin(0.1), math.cos(0.1)]
+# "The dog saw the cat and the cat saw the dog.", counted from 1: "cat" at 5
+# and 8. x_8 - x_5 = PE(8) - PE(5): the shared embedding of "cat" cancels
+DIFF = [math.sin(8) - math.sin(5), math.cos(8) - math.cos(5),
+        math.sin(0.08) - math.sin(0.05), math.cos(0.08) - math.cos(0.05)]
+# what the chapter prints for its two "the"s (positions 1 and 5)
+THE_DIFF = [math.sin(5) - math.sin(1), math.cos(5) - math.cos(1),
+            math.sin(0.05) - math.sin(0.01), math.cos(0.05) - math.cos(0.01)]
 
 
 def verdict(capsys, check, *args):
@@ -66,51 +71,66 @@ def test_vocab_sizes_wrong(capsys, answer, hint):
     assert "6" not in out and "5" not in out
 
 
-# --- check_cat_pe3 ------------------------------------------------------------
+# --- check_cat_pe10 -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "answer",
     [
-        PE3,
-        np.array(PE3),
-        tuple(PE3),
-        [round(v, 3) for v in PE3],          # three decimals are enough
-        [0.1411, -0.99, 0.03, 0.99955],       # pencil, with sin x ~ x, cos x ~ 1 - x^2/2
-        np.array(PE3, dtype=np.float32),
+        PE10,
+        np.array(PE10),
+        tuple(PE10),
+        [round(v, 3) for v in PE10],          # three decimals are enough
+        [-0.544, -0.8391, 0.1, 0.995],        # pencil, with sin x ~ x, cos x ~ 1 - x^2/2
+        np.array(PE10, dtype=np.float32),
     ],
 )
-def test_pe3_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_pe3, answer)
+def test_pe10_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_pe10, answer)
     assert ok is True and out.startswith("Correct!")
 
 
-DEG = [math.sin(math.radians(3)), math.cos(math.radians(3)),
-       math.sin(math.radians(0.03)), math.cos(math.radians(0.03))]
+def test_the_chapter_does_not_print_the_answers():
+    # The exercises ask for numbers the reader cannot copy from the chapter:
+    # no output of book/03 shows PE(10) or x_8 - x_5 (or their values).
+    nb = nbformat.read(BOOK / "03_the_cat_sat.ipynb", as_version=4)
+    shown = "\n".join(out.get("text", "") + out.get("data", {}).get("text/plain", "")
+                      for cell in nb.cells if cell.cell_type == "code"
+                      and "BEGIN SOLUTION" not in cell.source
+                      for out in cell.get("outputs", []))
+    assert "PE(10) =" not in shown and "x_8 - x_5 =" not in shown
+    for values in (PE10, DIFF):
+        assert not all(f"{v:.4f}" in shown for v in values)
+
+
+DEG = [math.sin(math.radians(10)), math.cos(math.radians(10)),
+       math.sin(math.radians(0.1)), math.cos(math.radians(0.1))]
 
 
 @pytest.mark.parametrize(
     "answer, hint",
     [
         (DEG, "degrees"),
-        ([PE3[1], PE3[0], PE3[3], PE3[2]], "swapped"),
+        ([PE10[1], PE10[0], PE10[3], PE10[2]], "swapped"),
         # divisor 10 instead of 100 for the second pair (exponent i/d instead of 2i/d)
-        ([PE3[0], PE3[1], math.sin(0.3), math.cos(0.3)], "second pair"),
-        # PE(2) and PE(4): off by one position
-        ([math.sin(2), math.cos(2), math.sin(0.02), math.cos(0.02)], "neighbouring"),
-        ([math.sin(4), math.cos(4), math.sin(0.04), math.cos(0.04)], "neighbouring"),
+        ([PE10[0], PE10[1], math.sin(1.0), math.cos(1.0)], "second pair"),
+        # PE(9) and PE(11): off by one position
+        ([math.sin(9), math.cos(9), math.sin(0.09), math.cos(0.09)], "neighbouring"),
+        ([math.sin(11), math.cos(11), math.sin(0.11), math.cos(0.11)], "neighbouring"),
+        # fast pair taken as if 10 rad were 10 - 2 pi wrongly, e.g. 10 - pi
+        ([math.sin(10 - math.pi), math.cos(10 - math.pi), PE10[2], PE10[3]], "full turn"),
         ([0.0, 0.0, 0.0, 0.0], "For pair i"),
-        ([round(v, 1) for v in PE3], "For pair i"),  # one decimal is too coarse
-        (PE3[:3], "4 numbers"),
-        ([PE3], "4 numbers"),
-        ("0.14, -0.99, 0.03, 1.0", "4 numbers"),
+        ([round(v, 1) for v in PE10], "For pair i"),  # one decimal is too coarse
+        (PE10[:3], "4 numbers"),
+        ([PE10], "4 numbers"),
+        ("-0.54, -0.84, 0.1, 1.0", "4 numbers"),
         (None, "4 numbers"),
     ],
 )
-def test_pe3_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_pe3, answer)
+def test_pe10_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_pe10, answer)
     assert ok is False and out.startswith("Not yet.") and hint in out
-    never_reveals(out, PE3)
+    never_reveals(out, PE10)
 
 
 # --- check_cat_most_changed ---------------------------------------------------
@@ -149,24 +169,30 @@ def test_most_changed_wrong(capsys, answer, hint):
     assert "dim 1" not in out and "dim 0" not in out and "dimension 1" not in out
 
 
-# --- check_cat_the_difference -------------------------------------------------
+# --- check_cat_two_cats -------------------------------------------------------
+
+
+def test_the_two_cats_stand_at_positions_5_and_8():
+    words = "The dog saw the cat and the cat saw the dog".split()
+    assert [p for p, w in enumerate(words, start=1) if w == "cat"] == [5, 8]
 
 
 @pytest.mark.parametrize(
     "answer",
-    [DIFF, np.array(DIFF), tuple(DIFF), [round(v, 3) for v in DIFF], [-1.8004, -0.2566, 0.04, -0.0012]],
+    [DIFF, np.array(DIFF), tuple(DIFF), [round(v, 3) for v in DIFF],
+     [1.9483, -0.4292, 0.03, -0.0019]],
 )
-def test_the_difference_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_the_difference, answer)
+def test_two_cats_right(capsys, answer):
+    ok, out = verdict(capsys, exercises.check_cat_two_cats, answer)
     assert ok is True and out.startswith("Correct!")
 
 
-def test_the_difference_is_independent_of_the_embedding(capsys):
-    # any embedding e cancels: (e + PE(5)) - (e + PE(1))
+def test_two_cats_is_independent_of_the_embedding(capsys):
+    # any embedding e cancels: (e + PE(8)) - (e + PE(5))
     e = np.array([0.3, -1.2, 2.0, 0.7])
-    pe1 = np.array([math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)])
     pe5 = np.array([math.sin(5), math.cos(5), math.sin(0.05), math.cos(0.05)])
-    ok, _ = verdict(capsys, exercises.check_cat_the_difference, (e + pe5) - (e + pe1))
+    pe8 = np.array([math.sin(8), math.cos(8), math.sin(0.08), math.cos(0.08)])
+    ok, _ = verdict(capsys, exercises.check_cat_two_cats, (e + pe8) - (e + pe5))
     assert ok is True
 
 
@@ -174,15 +200,19 @@ def test_the_difference_is_independent_of_the_embedding(capsys):
     "answer, hint",
     [
         ([-v for v in DIFF], "sign is reversed"),
-        # positions counted from 0: PE(4) - PE(0)
-        ([math.sin(4), math.cos(4) - 1, math.sin(0.04), math.cos(0.04) - 1], "counted from 0"),
+        # positions counted from 0: PE(7) - PE(4)
+        ([math.sin(7) - math.sin(4), math.cos(7) - math.cos(4),
+          math.sin(0.07) - math.sin(0.04), math.cos(0.07) - math.cos(0.04)], "counted from 0"),
+        # copied from the chapter: the two "the"s, PE(5) - PE(1)
+        (THE_DIFF, "two 'the's"),
+        ([-v for v in THE_DIFF], "two 'the's"),
         ([0.0, 0.0, 0.0, 0.0], "E cancels"),
         (DIFF[:2], "4 numbers"),
-        ("x5 - x1", "4 numbers"),
+        ("x8 - x5", "4 numbers"),
     ],
 )
-def test_the_difference_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_the_difference, answer)
+def test_two_cats_wrong(capsys, answer, hint):
+    ok, out = verdict(capsys, exercises.check_cat_two_cats, answer)
     assert ok is False and out.startswith("Not yet.") and hint in out
     never_reveals(out, DIFF)
 
@@ -198,12 +228,14 @@ PE1 = [math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)]
 @pytest.mark.parametrize("check, args, giveaways, values", [
     (exercises.check_cat_vocab_sizes, (6, 5),
      ["6", "5", "one row", "saves", "share", "'The'", "merge"], []),
-    (exercises.check_cat_pe3, (PE3,),
-     ["3 radians", "0.03", "radian", "fast pair", "slow pair", "angle", "turned"], PE3),
+    (exercises.check_cat_pe10, (PE10,),
+     ["10 radians", "0.1", "radian", "fast pair", "slow pair", "angle", "turned", "turn"],
+     PE10),
     (exercises.check_cat_most_changed, (1, 0),
      ["1", "0", "fast pair", "slow pair", "sine", "cosine", "circle", "wins"], []),
-    (exercises.check_cat_the_difference, (DIFF,),
-     ["PE(5)", "PE(1)", "cancel", "embedding", "whatever the word", "only the positions"], DIFF),
+    (exercises.check_cat_two_cats, (DIFF,),
+     ["PE(8)", "PE(5)", "cancel", "embedding", "whatever the word", "only the positions"],
+     DIFF),
 ])
 def test_success_message_gives_nothing_away(check, args, giveaways, values, capsys):
     out = assert_correct_reveals_nothing(capsys, check, args, giveaways)

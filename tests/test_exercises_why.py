@@ -288,3 +288,51 @@ def test_causal_swap_rejects_wrong_answers_without_revealing(answer, hint, capsy
 ])
 def test_success_message_gives_nothing_away(check, answer, giveaways, capsys):
     assert_correct_reveals_nothing(capsys, check, [answer], giveaways + [str(answer), str(answer)[1:-1]])
+
+
+# --- a blank answer is reported as the learner's own ----------------------------
+# In the student edition the solution cells are emptied. A check cell whose
+# answer variable the chapter itself defined earlier (chapter 1 once had its
+# own `perm` before the exercise asked for one) then checks the chapter's
+# value and prints a hint about a variable the learner never wrote. Each
+# answer variable must be new at its exercise, so a blank notebook gives a
+# NameError for the learner's own variable instead.
+
+
+def _names(source, ctx):
+    import ast
+
+    tree = ast.parse(source)
+    found = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+    if ctx is ast.Store:
+        found |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    return found
+
+
+@pytest.mark.parametrize("chapter", ["01_why_order_matters", "02_sinusoidal", "03_the_cat_sat"])
+def test_answer_variables_are_new_at_their_exercise(chapter):
+    import ast
+
+    import classroom
+    import nbformat
+    from conftest import BOOK
+
+    nb = nbformat.read(BOOK / f"{chapter}.ipynb", as_version=4)
+    exercises, _ = classroom.find_exercises(nb)
+    assert exercises, f"{chapter}: no exercises found"
+    for ex in exercises:
+        answers = _names(nb.cells[ex.cells["check"]].source, ast.Load) - {"posenc"}
+        assert answers, f"{ex.label}: the check cell reads no answer variable"
+        earlier = set()
+        for cell in nb.cells[: ex.cells["exercise"]]:
+            if cell.cell_type == "code" and not classroom.is_solution_cell(cell):
+                earlier |= _names(cell.source, ast.Store)
+        clash = answers & earlier
+        assert not clash, (f"{chapter}, {ex.label}: the check reads {sorted(clash)}, which the "
+                           "chapter defines before the exercise; a blank answer would be "
+                           "checked against the chapter's value")
+
+
+def test_permutation_hints_name_the_exercise_variable(capsys):
+    ok, text = verdict(check_why_permutation, [0, 4, 2, 3], capsys)
+    assert not ok and "reorder" in text and "perm " not in text

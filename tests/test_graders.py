@@ -41,7 +41,7 @@ def test_otter_config_installs_posenc_dependencies_and_makes_no_pdf():
     assert config["name"] == "02_sinusoidal"
     book = pins(ROOT / "requirements.txt")
     assert config["requirements"] == [f"{n}=={book[n]}" for n in ("numpy", "matplotlib")]
-    assert config["python_version"] == (ROOT / "runtime.txt").read_text().strip().removeprefix("python-")
+    assert config["python_version"] == (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
     assert config["export_cell"] == {"pdf": False}
     assert config["files"] == ["posenc"]
 
@@ -183,7 +183,7 @@ def test_classroom_requirements_pin_the_graders_and_the_books_numerics():
 def test_ci_runs_the_classroom_check_after_the_tests():
     run = (ROOT / ".ci" / "run").read_text()
     commands = [ln.strip() for ln in run.splitlines() if ln.strip().startswith("make ")]
-    assert commands == ["make test", "make classroom-check"]
+    assert commands[0] == "make test" and commands[-1] == "make classroom-check", commands
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^classroom-check: .*\$\(CLASSROOM_STAMP\)", makefile, re.M)
     assert "-r requirements-classroom.txt" in makefile

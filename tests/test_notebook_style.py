@@ -64,7 +64,8 @@ def _notebook(*cells):
 
 def test_a_compliant_notebook_passes():
     fig = {"caption": "A line.", "name": "fig-demo-line"}
-    nb = _notebook(_figure_cell(figure=fig),
+    source = 'ax.plot(x, color=posenc.plot.PALETTE["orange"]);'
+    nb = _notebook(_figure_cell(figure=fig, source=source),
                    nbformat.v4.new_markdown_cell("{numref}`fig-demo-line` shows it."))
     assert nbstyle.problems(nb) == []
 

@@ -65,25 +65,48 @@ def test_bars_bad_input(args, error, words):
 # --- pair_circle -------------------------------------------------------------
 
 
-def test_pair_circle_points_are_cos_sin_of_the_angles():
+def test_pair_circle_points_are_sin_cos_of_the_angles():
     table = sinusoidal(6, 4, start=1)
     ax = plot.pair_circle(table, 0, positions=np.arange(1, 7))
     circle, points = ax.lines[0], ax.lines[1]
     np.testing.assert_allclose(np.hypot(circle.get_xdata(), circle.get_ydata()), 1.0)
-    # pair 0 of d_model 4 turns by 1 radian per position: (cos p, sin p)
-    np.testing.assert_allclose(points.get_xdata(), [math.cos(p) for p in range(1, 7)])
-    np.testing.assert_allclose(points.get_ydata(), [math.sin(p) for p in range(1, 7)])
+    # pair 0 of d_model 4 turns by 1 radian per position: (sin p, cos p), the
+    # first column across, so the hand starts at 12 o'clock and turns clockwise
+    np.testing.assert_allclose(points.get_xdata(), [math.sin(p) for p in range(1, 7)])
+    np.testing.assert_allclose(points.get_ydata(), [math.cos(p) for p in range(1, 7)])
     assert [t.get_text() for t in ax.texts] == ["1", "2", "3", "4", "5", "6"]
     assert ax.get_title() == "Pair 0 (dims 0, 1)"
-    assert ax.get_xlabel() == "cos column (dim 1)" and ax.get_ylabel() == "sin column (dim 0)"
+    assert ax.get_xlabel() == "sin column (dim 0)" and ax.get_ylabel() == "cos column (dim 1)"
+
+
+def test_pair_circle_turns_clockwise():
+    # from one position to the next the hand turns clockwise: the cross
+    # product of consecutive points (x1 y2 - y1 x2) is negative
+    ax = plot.pair_circle(sinusoidal(6, 4), 0, annotate=False)
+    x, y = ax.lines[1].get_xdata(), ax.lines[1].get_ydata()
+    assert (x[0], y[0]) == (0.0, 1.0)  # 12 o'clock at position 0
+    assert np.all(x[:-1] * y[1:] - y[:-1] * x[1:] < 0)
+
+
+def test_pair_circle_two_pairs_on_one_axes():
+    table = sinusoidal(6, 4, start=1)
+    ax = plot.pair_circle(table, 0, annotate=False, label="fast")
+    plot.pair_circle(table, 1, ax=ax, annotate=False, color=plot.PALETTE["orange"],
+                     marker="s", label="slow")
+    labelled = {line.get_label(): line for line in ax.lines}
+    fast, slow = labelled["fast"], labelled["slow"]
+    assert fast is ax.lines[1]
+    assert slow.get_marker() == "s" and slow.get_color() == plot.PALETTE["orange"]
+    assert fast.get_color() == plot.PALETTE["blue"]
+    np.testing.assert_allclose(slow.get_xdata(), [math.sin(p / 100) for p in range(1, 7)])
 
 
 def test_pair_circle_second_pair_without_labels():
     table = sinusoidal(3, 4)
     ax = plot.pair_circle(table, 1, annotate=False, title="slow")
     points = ax.lines[1]
-    np.testing.assert_allclose(points.get_xdata(), [math.cos(p / 100) for p in range(3)])
-    np.testing.assert_allclose(points.get_ydata(), [math.sin(p / 100) for p in range(3)])
+    np.testing.assert_allclose(points.get_xdata(), [math.sin(p / 100) for p in range(3)])
+    np.testing.assert_allclose(points.get_ydata(), [math.cos(p / 100) for p in range(3)])
     assert not ax.texts and ax.get_title() == "slow"
 
 

@@ -207,3 +207,29 @@ def test_layout_error_lists_allowed_values():
 def test_other_bad_arguments(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_rotation_directions_follow_the_notation_page():
+    """book/notation.md, "Angles and rotations": R(a) turns anticlockwise; the
+    sinusoidal shift M_k is R(-k omega_i) on every pair (the clock hand turns
+    clockwise), and RoPE turns pair i at position m by R(m theta_i)."""
+    from posenc import rope
+
+    def R(a):
+        return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+    # R turns the x axis towards the y axis: anticlockwise
+    assert np.allclose(R(math.pi / 2) @ [1, 0], [0, 1])
+    k, omega = 3, frequencies(6)
+    M = rotation_matrix(k, 6)
+    for i, w in enumerate(omega):
+        assert np.allclose(M[2 * i:2 * i + 2, 2 * i:2 * i + 2], R(-k * w), rtol=0, atol=1e-15)
+    # the clock hand: 12 o'clock at position 0, then clockwise
+    pair0 = sinusoidal(2, 6)[:, :2]
+    assert np.allclose(pair0[0], [0, 1])
+    assert pair0[0, 0] * pair0[1, 1] - pair0[0, 1] * pair0[1, 0] < 0  # cross product
+    # RoPE: pair i of a vector at position m turns by +m theta_i
+    x = np.array([[1.0, 0.0, 1.0, 0.0]])
+    turned = rope(x, [2])[0]
+    for i, theta in enumerate(frequencies(4)):
+        assert np.allclose(turned[2 * i:2 * i + 2], R(2 * theta) @ [1.0, 0.0])

@@ -20,16 +20,19 @@ short file:
 * ``cat``: chapter 3, the cat sat on the mat (``check_cat_*``);
 * ``learned``: chapter 4, learned positional embeddings (``check_learned_*``);
 * ``relative``: chapter 5, relative and rotary positions (``check_rel_*``);
+* ``precision``: the appendix on positions in low precision (``check_prec_*``);
 * ``_common``: what every checker shares (the verdict, reading an answer).
 """
 
 from __future__ import annotations
 
-from . import cat, learned, relative, sinusoidal, why
+from . import cat, learned, precision, relative, sinusoidal, why
 from .cat import *  # noqa: F401,F403
 from .learned import *  # noqa: F401,F403
+from .precision import *  # noqa: F401,F403
 from .relative import *  # noqa: F401,F403
 from .sinusoidal import *  # noqa: F401,F403
 from .why import *  # noqa: F401,F403
 
-__all__ = [*why.__all__, *sinusoidal.__all__, *cat.__all__, *learned.__all__, *relative.__all__]
+__all__ = [*why.__all__, *sinusoidal.__all__, *cat.__all__, *learned.__all__, *relative.__all__,
+           *precision.__all__]

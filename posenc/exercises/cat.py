@@ -9,9 +9,9 @@ from ._common import _as_array, _close, _report
 
 __all__ = [
     "check_cat_vocab_sizes",
-    "check_cat_pe3",
+    "check_cat_pe10",
     "check_cat_most_changed",
-    "check_cat_the_difference",
+    "check_cat_two_cats",
 ]
 
 
@@ -77,14 +77,18 @@ def check_cat_vocab_sizes(cased, lowered):
     return _report(False, "", hint)
 
 
-def check_cat_pe3(pe3):
-    r"""Check PE(3) for d_model = 4, positions counted from 1.
+def check_cat_pe10(pe10):
+    r"""Check PE(10) for d_model = 4, positions counted from 1 (exercise ex-cat-pe10).
+
+    The chapter prints PE(1) to PE(6); position 10 is past the first full
+    turn of the fast pair (10 radians is more than :math:`2\pi`), so the
+    exercise cannot be answered by reading the chapter's table.
 
     Parameters
     ----------
-    pe3 : array_like of 4 numbers
-        :math:`[\sin(3/10000^{0}), \cos(3/10000^{0}), \sin(3/10000^{1/2}),
-        \cos(3/10000^{1/2})]`, computed by hand; three decimals are enough.
+    pe10 : array_like of 4 numbers
+        :math:`[\sin(10/10000^{0}), \cos(10/10000^{0}), \sin(10/10000^{1/2}),
+        \cos(10/10000^{1/2})]`, computed by hand; three decimals are enough.
 
     Returns
     -------
@@ -92,18 +96,18 @@ def check_cat_pe3(pe3):
 
     Examples
     --------
-    >>> check_cat_pe3([0.0, 0.0, 0.0])
-    Not yet. PE(3) has d_model = 4 numbers: a sine and a cosine for each of the two pairs.
+    >>> check_cat_pe10([0.0, 0.0, 0.0])
+    Not yet. PE(10) has d_model = 4 numbers: a sine and a cosine for each of the two pairs.
     False
     """
-    expected = _cat_pe(3)
-    arr = _as_array(pe3)
+    expected = _cat_pe(10)
+    arr = _as_array(pe10)
     if arr is None or arr.shape != (4,):
-        return _report(False, "", "PE(3) has d_model = 4 numbers: a sine and a cosine for "
+        return _report(False, "", "PE(10) has d_model = 4 numbers: a sine and a cosine for "
                                   "each of the two pairs.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "All four numbers of PE(3) are right to three decimals.", "")
-    degrees = np.radians([3, 3, 0.03, 0.03])
+        return _report(True, "All four numbers of PE(10) are right to three decimals.", "")
+    degrees = np.radians([10, 10, 0.1, 0.1])
     if _close(arr, np.sin(degrees) * [1, 0, 1, 0] + np.cos(degrees) * [0, 1, 0, 1],
               atol=1e-3, rtol=0):
         hint = "Your calculator is in degrees. The angles are in radians: switch it to RAD."
@@ -111,12 +115,15 @@ def check_cat_pe3(pe3):
         hint = "Sine and cosine are swapped: even dimensions (0, 2) hold the sines."
     elif _close(arr[:2], expected[:2], atol=1e-3, rtol=0):
         hint = ("The first pair is right. For the second pair (i = 1) the divisor is "
-                "10000 ** (2 * 1 / 4); check it, then the angle 3 / divisor.")
-    elif any(_close(arr, _cat_pe(p), atol=1e-3, rtol=0) for p in (2, 4)):
-        hint = ("That is the encoding of a neighbouring position. In this chapter the "
-                "position of the third token is 3, and the angles are 3 / divisor.")
+                "10000 ** (2 * 1 / 4); check it, then the angle 10 / divisor.")
+    elif any(_close(arr, _cat_pe(p), atol=1e-3, rtol=0) for p in (9, 11)):
+        hint = ("That is the encoding of a neighbouring position. Here the position is 10, "
+                "and the angles are 10 / divisor.")
+    elif _close(arr[2:], expected[2:], atol=1e-3, rtol=0):
+        hint = ("The slow pair is right. In the fast pair the angle is 10 radians, more than "
+                "a full turn: a calculator in RAD mode takes care of that for you.")
     else:
-        hint = ("For pair i the angle is 3 / 10000 ** (2i / 4), with i = 0 for dims 0, 1 "
+        hint = ("For pair i the angle is 10 / 10000 ** (2i / 4), with i = 0 for dims 0, 1 "
                 "and i = 1 for dims 2, 3; take the sine for the even dim, the cosine for "
                 "the odd one.")
     return _report(False, "", hint)
@@ -159,17 +166,20 @@ def check_cat_most_changed(step_12, step_34):
     return _report(False, "", hint)
 
 
-def check_cat_the_difference(diff):
-    """Check ``x_5 - x_1``, the difference of the two "the" input vectors.
+def check_cat_two_cats(diff):
+    """Check ``x_8 - x_5``, the difference of the two "cat" input vectors.
 
-    With ``lower=True`` both occurrences of "the" (positions 1 and 5) look up
-    the same embedding row, so their input vectors ``x = E[id] + PE(pos)``
-    differ only through the positions.
+    In "The dog saw the cat and the cat saw the dog." (positions counted
+    from 1) the word "cat" stands at positions 5 and 8 (exercise
+    ex-cat-two-cats). Both occurrences look up the same embedding row, so
+    their input vectors ``x = E[id] + PE(pos)`` differ only through the
+    positions. (The chapter prints ``x_5 - x_1`` for its two "the"s; this is
+    another pair of positions.)
 
     Parameters
     ----------
     diff : array_like of 4 numbers
-        The input vector of the second "the" minus that of the first.
+        The input vector of the second "cat" minus that of the first.
 
     Returns
     -------
@@ -177,21 +187,24 @@ def check_cat_the_difference(diff):
 
     Examples
     --------
-    >>> check_cat_the_difference([1, 2])
+    >>> check_cat_two_cats([1, 2])
     Not yet. The difference of two input vectors has d_model = 4 numbers.
     False
     """
-    expected = _cat_pe(5) - _cat_pe(1)
+    expected = _cat_pe(8) - _cat_pe(5)
     arr = _as_array(diff)
     if arr is None or arr.shape != (4,):
         return _report(False, "", "The difference of two input vectors has d_model = 4 numbers.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "All four numbers of x_5 - x_1 are right to three decimals.", "")
+        return _report(True, "All four numbers of x_8 - x_5 are right to three decimals.", "")
     if _close(-arr, expected, atol=1e-3, rtol=0):
-        hint = "The sign is reversed: take the second 'the' (position 5) minus the first."
-    elif _close(arr, _cat_pe(4) - _cat_pe(0), atol=1e-3, rtol=0):
+        hint = "The sign is reversed: take the second 'cat' (position 8) minus the first."
+    elif _close(arr, _cat_pe(7) - _cat_pe(4), atol=1e-3, rtol=0):
         hint = "Those are positions counted from 0; this chapter counts from 1."
+    elif any(_close(sign * arr, _cat_pe(5) - _cat_pe(1), atol=1e-3, rtol=0) for sign in (1, -1)):
+        hint = ("That is the difference of the chapter's two 'the's. Count the positions "
+                "of the two 'cat's in this sentence.")
     else:
-        hint = ("Both rows look up the same embedding, so E cancels in x_5 - x_1; "
+        hint = ("Both rows look up the same embedding, so E cancels in x_8 - x_5; "
                 "what is left depends only on the two positions.")
     return _report(False, "", hint)

@@ -57,8 +57,8 @@ def check_sin_longest_wavelength(answer):
     value = float(arr.reshape(()))
     close = lambda target: np.isclose(value, target, rtol=1e-6, atol=0)  # noqa: E731
     if close(expected):
-        return _report(True, "Your value is the exact wavelength of the slowest pair for "
-                             "d_model = 64, in positions.", "")
+        return _report(True, "That is the exact wavelength of the slowest pair, in "
+                             "positions.", "")
     if close(2 * np.pi * 10000.0):
         hint = ("That is the round figure quoted in the paper. The ladder stops one rung "
                 "earlier: which i is the last pair, and what is 2i / d_model for it?")
@@ -194,8 +194,8 @@ def check_sin_dot_at_offset(dot_at_offset):
                 hint = (f"Wrong for k = {k}, d_model = {d_model}. Test it against a table: "
                         "pe = posenc.sinusoidal(k + 1, d_model); pe[0] @ pe[k].")
             return _report(False, "", hint)
-    return _report(True, "Your dot_at_offset agrees with dot products of table rows for every "
-                         "offset and width tested, negative offsets included.", "")
+    return _report(True, "Your dot_at_offset matches the table at every offset and width "
+                         "tested.", "")
 
 
 def check_sin_rotation(M):
@@ -266,13 +266,14 @@ def check_sin_layout_permutation(perm):
     arr = _as_array(perm)
     if (arr is None or arr.shape != (10,) or not np.all(arr == np.round(arr))
             or sorted(arr.astype(int).tolist()) != list(range(10))):
-        return _report(False, "", "perm must list each of the column numbers 0, 1, ..., 9 exactly once.")
+        return _report(False, "", "perm_back must list each of the column numbers 0, 1, ..., 9 "
+                                  "exactly once.")
     perm = arr.astype(int)
     inter = _paper_table(12, 10)
     halves = np.hstack([inter[:, 0::2], inter[:, 1::2]])
     if np.array_equal(halves[:, perm], inter):
-        return _report(True, "The halves table, reordered by your perm, equals the interleaved "
-                             "table.", "")
+        return _report(True, "The halves table, reordered by perm_back, equals the "
+                             "interleaved one.", "")
     if np.array_equal(inter[:, perm], halves):
         hint = ("This turns the interleaved table into the halves one, the direction shown in "
                 "the chapter. You need the way back: where does each interleaved column sit "

@@ -75,23 +75,27 @@ def check_why_bag_of_words(counts):
     return _report(False, "", "some counts are off: look at which tokens occur more than once.")
 
 
-def check_why_permutation(perm):
+def check_why_permutation(reorder):
     """Check a permutation that turns "the dog chased the cat" into "the cat chased the dog".
 
-    Any ``perm`` with ``[words_a[i] for i in perm] == words_b`` is right,
-    where ``words_a`` and ``words_b`` are the tokens of the two sentences
-    (exercise ex-why-permutation); there is more than one.
+    Any ``reorder`` with ``[words_a[i] for i in reorder] == words_b`` is
+    right, where ``words_a`` and ``words_b`` are the tokens of the two
+    sentences (exercise ex-why-permutation); there is more than one. The
+    exercise names its answer ``reorder``, not ``perm``: the chapter has its
+    own ``perm`` (for "dog bites man"), and a learner who has not answered
+    yet should get a ``NameError`` for their own variable, not a hint about
+    the chapter's.
 
     Parameters
     ----------
-    perm : sequence of int
+    reorder : sequence of int
         A list, tuple or integer array with each of ``0 .. 4`` once.
 
     Returns
     -------
     bool
-        ``True`` if ``perm`` is a permutation that maps the first sentence to
-        the second. A verdict, with a hint if wrong, is printed.
+        ``True`` if ``reorder`` is a permutation that maps the first sentence
+        to the second. A verdict, with a hint if wrong, is printed.
 
     Examples
     --------
@@ -102,18 +106,19 @@ def check_why_permutation(perm):
     tokens_a = _tokenize(_WHY_PERM_A)
     tokens_b = _tokenize(_WHY_PERM_B)
     n = len(tokens_a)
-    perm = _int_list(perm, "perm")
-    if perm is None:
+    reorder = _int_list(reorder, "reorder")
+    if reorder is None:
         return False
-    if sorted(perm) != list(range(n)):
-        return _report(False, "", f"perm should contain each of the positions 0 to {n - 1} exactly once.")
-    got = [tokens_a[i] for i in perm]
+    if sorted(reorder) != list(range(n)):
+        return _report(False, "", f"reorder should contain each of the positions 0 to {n - 1} "
+                                  "exactly once.")
+    got = [tokens_a[i] for i in reorder]
     ok = got == tokens_b
     return _report(
         ok,
-        "Reordered by your perm, the first sentence reads exactly like the second.",
-        f"reordered by your perm, the first sentence reads {' '.join(got)!r}. Remember that "
-        "position t of the new sentence takes the word at position perm[t] of the old one.",
+        "Reordered by your list, the first sentence reads like the second.",
+        f"reordered by your list, the first sentence reads {' '.join(got)!r}. Remember that "
+        "position t of the new sentence takes the word at position reorder[t] of the old one.",
     )
 
 
@@ -191,7 +196,7 @@ def check_why_self_attention(fn):
             return _report(False, "", f"the output is wrong for X of shape {X.shape} with causal={causal}. "
                                       "Compare your steps with the formula: project, score, scale, "
                                       "mask, softmax over keys, weight the values.")
-    return _report(True, "Your attention matches posenc.attention, with and without the causal mask.", "")
+    return _report(True, "Your attend matches posenc.attention, with and without a causal mask.", "")
 
 
 def _why_softmax(x, axis):
@@ -257,7 +262,7 @@ def check_why_causal_swap(changed):
     ok = got == expected
     return _report(
         ok,
-        "You listed exactly the positions whose output differs between the two sentences.",
+        "You listed exactly the positions whose output changes.",
         "look at the positions after the swapped pair: which words can each of them see, "
         "and does one layer of attention care in which order they came?",
     )

@@ -1,0 +1,300 @@
+"""Tests of posenc.precision: rounding to float16, bfloat16 and float32.
+
+``round_to`` is one rule for every format (the nearest multiple of the
+format's spacing, ties to even). It is checked bit for bit against three
+independent references:
+
+* NumPy's own float16 and float32 conversions, on every float16 bit pattern,
+  on every tie between two float16 numbers and on random float64 values;
+* the ``ml_dtypes`` package's bfloat16 (pinned in requirements.txt for these
+  tests; posenc does not need it), on every bfloat16 bit pattern, on every
+  tie between two bfloat16 numbers, on one step either side of each tie and
+  on a million random float32 values;
+* exact rational arithmetic (``fractions.Fraction``) for float64 input,
+  where ml_dtypes rounds twice and round_to once.
+"""
+
+from __future__ import annotations
+
+import fractions
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import FORMATS, float_bits, float_format, frequencies, round_to
+from posenc import rope_angles, rope_cos_sin
+
+BF16 = ml_dtypes.bfloat16
+
+
+def same_bits(a, b):
+    """Equal as float64 bit patterns, except that any NaN equals any NaN."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    both_nan = np.isnan(a) & np.isnan(b)
+    return bool(np.all(both_nan | (a.view(np.uint64) == b.view(np.uint64))))
+
+
+def bf16_from_bits(patterns):
+    """bfloat16 bit patterns -> their values, as the upper half of a float32."""
+    u = np.asarray(patterns, dtype=np.uint32) << 16
+    with np.errstate(invalid="ignore"):  # signalling NaNs become quiet ones
+        return u.view(np.float32).astype(np.float64)
+
+
+ALL_BF16 = np.arange(1 << 16, dtype=np.uint32)
+with np.errstate(invalid="ignore"):
+    ALL_FP16 = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float64)
+
+
+# --- the formats --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64"])
+def test_formats_match_numpy_finfo(name):
+    f, info = FORMATS[name], np.finfo(name)
+    assert f.fraction_bits == info.nmant and f.exponent_bits == info.nexp
+    assert f.max == float(info.max) and f.eps == float(info.eps)
+    assert 2.0**f.emin == float(info.smallest_normal) and f.emax == info.maxexp - 1
+
+
+def test_bfloat16_format_matches_ml_dtypes():
+    f, info = FORMATS["bfloat16"], ml_dtypes.finfo(BF16)
+    assert (f.exponent_bits, f.fraction_bits, f.precision) == (8, 7, 8)
+    assert f.max == float(info.max) and f.eps == float(info.eps)
+    assert 2.0**f.emin == float(info.smallest_normal)
+    assert f.largest_exact_integer == 256
+
+
+def test_float_format_accepts_names_and_dtypes_and_refuses_the_rest():
+    assert float_format(np.float16) is FORMATS["float16"]
+    assert float_format("bfloat16") is FORMATS["bfloat16"]
+    assert float_format(FORMATS["float32"]) is FORMATS["float32"]
+    for bad in ["bf16", np.int32, 3, None]:
+        with pytest.raises(ValueError, match="fmt must be one of 'float64'"):
+            float_format(bad)
+
+
+# --- float16 against NumPy ----------------------------------------------------
+
+
+def test_every_float16_is_kept_bit_for_bit():
+    assert same_bits(round_to(ALL_FP16, "float16"), ALL_FP16)
+    assert same_bits(round_to(ALL_FP16, np.float16), ALL_FP16)
+
+
+def test_float16_ties_and_their_neighbours_match_numpy():
+    finite = np.sort(np.unique(ALL_FP16[np.isfinite(ALL_FP16)]))
+    mid = (finite[:-1] + finite[1:]) / 2  # exact in float64: one more bit
+    x = np.concatenate([mid, np.nextafter(mid, -np.inf), np.nextafter(mid, np.inf),
+                        [65519.99, 65520.0, 65535.0, 1e6, -65520.0, 2.0**-25, 2.0**-26]])
+    with np.errstate(over="ignore"):
+        expected = x.astype(np.float16).astype(np.float64)
+    assert same_bits(round_to(x, "float16"), expected)
+    # a tie goes to the neighbour whose last bit is 0
+    got = round_to(mid, "float16").astype(np.float16).view(np.uint16)
+    assert np.all(got % 2 == 0)
+
+
+@pytest.mark.parametrize("fmt", ["float16", "float32"])
+def test_random_float64_match_numpy(fmt):
+    rng = np.random.default_rng(17)
+    x = np.concatenate([
+        rng.normal(size=200_000) * 10.0 ** rng.integers(-45, 40, size=200_000),
+        rng.uniform(-70000, 70000, size=100_000),
+        [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 3.5e38, -3.5e38]])
+    with np.errstate(over="ignore"):
+        expected = x.astype(fmt).astype(np.float64)
+    assert same_bits(round_to(x, fmt), expected)
+
+
+# --- bfloat16 against its bit layout and against ml_dtypes ---------------------
+
+
+def test_every_bfloat16_is_kept_bit_for_bit():
+    values = bf16_from_bits(ALL_BF16)
+    assert same_bits(round_to(values, "bfloat16"), values)
+
+
+def test_bfloat16_ties_go_to_even_bit_for_bit():
+    # the float32 exactly halfway between bfloat16 patterns b and b + 1 is
+    # b << 16 | 0x8000; it must round to whichever of b, b + 1 is even
+    finite = ALL_BF16[np.isfinite(bf16_from_bits(ALL_BF16))]
+    finite = finite[(finite & 0x7FFF) != 0x7F7F]  # not the largest: its next is inf
+    mid = ((finite << 16) | 0x8000).view(np.float32).astype(np.float64)
+    even = finite + (finite & 1)
+    assert same_bits(round_to(mid, "bfloat16"), bf16_from_bits(even))
+    # one float32 step either side of the tie: no tie any more
+    below = ((finite << 16) | 0x7FFF).view(np.float32).astype(np.float64)
+    above = ((finite << 16) | 0x8001).view(np.float32).astype(np.float64)
+    assert same_bits(round_to(below, "bfloat16"), bf16_from_bits(finite))
+    assert same_bits(round_to(above, "bfloat16"), bf16_from_bits(finite + 1))
+
+
+def test_bfloat16_overflow_and_specials():
+    top = FORMATS["bfloat16"].max  # 0x7F7F
+    step = 2.0 ** (127 - 7)
+    x = [top, top + step / 2 - 2.0**100, top + step / 2, -(top + step / 2), np.inf, np.nan, -0.0]
+    got = round_to(x, "bfloat16")
+    assert same_bits(got, [top, top, np.inf, -np.inf, np.inf, np.nan, -0.0])
+
+
+def test_bfloat16_matches_ml_dtypes_on_float32_input():
+    values = bf16_from_bits(ALL_BF16)
+    patterns = ALL_BF16.astype(np.uint32) << 16
+    near_ties = np.concatenate([patterns | low for low in (0x7FFF, 0x8000, 0x8001, 0x0001, 0xFFFF)])
+    rng = np.random.default_rng(17)
+    random32 = rng.integers(0, 1 << 32, size=1_000_000, dtype=np.uint64).astype(np.uint32)
+    with np.errstate(invalid="ignore"):  # signalling NaNs become quiet ones
+        x = np.concatenate([values.astype(np.float32), near_ties.view(np.float32),
+                            random32.view(np.float32)])
+        reference = x.astype(BF16).astype(np.float64)
+        x = x.astype(np.float64)
+    assert same_bits(round_to(x, "bfloat16"), reference)
+
+
+def test_float64_input_is_rounded_once():
+    # 1 + 2**-8 is the tie between 1 and 1 + 2**-7; a little above it the
+    # nearest bfloat16 is 1 + 2**-7. ml_dtypes (like PyTorch) goes through
+    # float32 first, which drops the 2**-30 and then breaks the tie to 1.
+    x = 1 + 2.0**-8 + 2.0**-30
+    assert round_to(x, "bfloat16") == 1 + 2.0**-7
+    assert float(np.float64(x).astype(BF16)) == 1.0
+
+
+def exact_round(x, f):
+    """The nearest number of format f to x, ties to even, in rational arithmetic."""
+    x = fractions.Fraction(x)
+    if x == 0:
+        return 0.0
+    e = f.emin
+    while abs(x) >= fractions.Fraction(2) ** (e + 1):
+        e += 1
+    q = fractions.Fraction(2) ** (e - f.fraction_bits)
+    k, r = divmod(x / q, 1)
+    if r > fractions.Fraction(1, 2) or (r == fractions.Fraction(1, 2) and k % 2 == 1):
+        k += 1
+    y = k * q
+    return float(y) if abs(y) <= f.max else float(np.copysign(np.inf, float(x)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.floats(allow_nan=False, allow_infinity=False, min_value=-1e39, max_value=1e39),
+       fmt=st.sampled_from(["bfloat16", "float16", "float32"]))
+def test_round_to_is_the_exact_nearest(x, fmt):
+    assert float(round_to(x, fmt)) == exact_round(x, FORMATS[fmt])
+
+
+def test_round_to_refuses_bad_input():
+    with pytest.raises(TypeError, match="x must hold real numbers"):
+        round_to([1 + 2j], "bfloat16")
+    with pytest.raises(TypeError, match="x must be array-like of numbers"):
+        round_to("one", "bfloat16")
+    with pytest.raises(ValueError, match="fmt must be one of"):
+        round_to(1.0, "float8")
+
+
+# --- float_bits ---------------------------------------------------------------
+
+
+def test_float_bits_agree_with_the_memory_layout():
+    for x in [1.0, -2.5, 257.0, 65504.0, 1e-6]:
+        word = int(np.float16(x).view(np.uint16))
+        assert float_bits(x, "float16").replace(" ", "") == format(word, "016b")
+        word = int(np.float32(x).astype(BF16).view(np.uint16))
+        assert float_bits(x, "bfloat16").replace(" ", "") == format(word, "016b")
+        word = int(np.float32(x).view(np.uint32))
+        assert float_bits(x, "float32").replace(" ", "") == format(word, "032b")
+    assert float_bits(1.0, "bfloat16") == "0 01111111 0000000"
+    with pytest.raises(TypeError, match="x must be a real number"):
+        float_bits([1.0], "bfloat16")
+    with pytest.raises(ValueError, match="fmt must be one of"):
+        float_bits(1.0, "half")
+
+
+# --- RoPE angles and tables ---------------------------------------------------
+
+
+def test_float64_angles_are_the_plain_outer_product():
+    m = np.arange(0, 200000, 37)
+    np.testing.assert_array_equal(rope_angles(m, 64, base=500000.0),
+                                  np.outer(m, frequencies(64, base=500000.0)))
+
+
+def test_float32_angles_are_numpy_float32_products():
+    m = np.arange(0, 1 << 17, 3)
+    theta32 = frequencies(128).astype(np.float32)
+    expected = np.outer(m.astype(np.float32), theta32)  # float32 products
+    assert expected.dtype == np.float32
+    np.testing.assert_array_equal(rope_angles(m, 128, compute="float32"), expected)
+
+
+def test_float16_angles_are_numpy_float16_products():
+    m = np.arange(0, 70000, 7)
+    theta16 = frequencies(32).astype(np.float16)
+    with np.errstate(over="ignore"):
+        expected = np.outer(m.astype(np.float16), theta16)
+    got = rope_angles(m, 32, compute=np.float16)
+    assert same_bits(got, expected.astype(np.float64))
+    assert np.isinf(got[m > 65519]).all() and np.isfinite(got[m <= 65519]).all()
+
+
+def test_bfloat16_angles_match_ml_dtypes_arithmetic():
+    m = np.arange(0, 1 << 17, 5)
+    theta = frequencies(128).astype(np.float32).astype(BF16)
+    expected = m.astype(np.float32).astype(BF16)[:, None] * theta[None, :]  # bf16 product
+    assert expected.dtype == BF16
+    got = rope_angles(m, 128, compute="bfloat16")
+    assert same_bits(got, expected.astype(np.float64))
+    # positions 1500 (a tie between 1496 and 1504) and 1505: both become 1504
+    assert m[300] == 1500 and got[300, 0] == got[301, 0] == 1504.0
+
+
+def test_formats_can_be_mixed():
+    m = np.array([257.0, 65535.0])
+    # positions in bfloat16, the rest in float32: 257 becomes 256, 65535 becomes 65536
+    a = rope_angles(m, 4, compute="float32", position_format="bfloat16")
+    np.testing.assert_array_equal(a[:, 0], [256.0, 65536.0])
+    # frequencies in bfloat16 only: theta_1 = 0.01 is stored as 0.010009765625
+    a = rope_angles(m, 4, compute="float64", frequency_format="bfloat16")
+    assert a[0, 1] == 257 * 0.010009765625
+
+
+def test_cos_sin_tables():
+    m = np.arange(0, 70000, 11)
+    cos, sin = rope_cos_sin(m, 16)
+    angles = np.outer(m, frequencies(16))
+    np.testing.assert_array_equal(cos, np.cos(angles))
+    np.testing.assert_array_equal(sin, np.sin(angles))
+    # stored in bfloat16: every entry a bfloat16 number, within half a step
+    c16, s16 = rope_cos_sin(m, 16, cache="bfloat16")
+    assert same_bits(c16, round_to(cos, "bfloat16"))
+    assert np.abs(s16 - sin).max() <= 2.0**-9
+    # in float32: within a float32 step or so of NumPy's float32 cosine
+    c32, _ = rope_cos_sin(m, 16, compute="float32")
+    numpy32 = np.cos(rope_angles(m, 16, compute="float32").astype(np.float32))
+    assert np.abs(c32 - numpy32).max() <= 2.0**-23
+    # float16 positions past 65519 are infinite: no cosine
+    c, s = rope_cos_sin(m, 16, compute="float16")
+    assert np.isnan(c[m > 65519]).all() and np.isfinite(s[m <= 65519]).all()
+
+
+def test_rope_helpers_refuse_bad_input():
+    with pytest.raises(ValueError, match="head_dim must be even"):
+        rope_angles([1, 2], 7)
+    with pytest.raises(TypeError, match="head_dim must be an integer"):
+        rope_angles([1, 2], 8.0)
+    with pytest.raises(ValueError, match="positions must have 1 dimension"):
+        rope_angles([[1, 2]], 8)
+    with pytest.raises(ValueError, match="positions must contain only finite"):
+        rope_angles([1, np.nan], 8)
+    with pytest.raises(ValueError, match="compute must be one of"):
+        rope_angles([1, 2], 8, compute="int8")
+    with pytest.raises(ValueError, match="position_format must be one of"):
+        rope_angles([1, 2], 8, position_format="bf16")
+    with pytest.raises(ValueError, match="base must be positive"):
+        rope_angles([1, 2], 8, base=-1.0)
+    with pytest.raises(ValueError, match="cache must be one of"):
+        rope_cos_sin([1, 2], 8, cache="fp8")
