@@ -25,6 +25,7 @@ network.
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import copy
 import csv
 import json
@@ -180,14 +181,41 @@ def classroom_python(env, *args, cwd):
     return result
 
 
-# --- otter-grader --------------------------------------------------------------------
+# --- both graders at once ---------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def otter(env, repo, tmp_path_factory):
+def graded(env, repo, tmp_path_factory):
+    """Grade with otter and with nbgrader side by side (each mostly waits on
+    its own subprocesses). Returns their futures: a failure in either is
+    raised, with its message, by the fixture of that grader."""
+    desk = tmp_path_factory.mktemp("otter-student")
+    run_block("classroom-venv", env, repo)  # once, before the two run it side by side
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {"otter": pool.submit(grade_with_otter, env, repo, desk),
+                   "nbgrader": pool.submit(grade_with_nbgrader, env, repo)}
+        concurrent.futures.wait(futures.values())
+    return futures
+
+
+@pytest.fixture(scope="module")
+def otter(graded):
+    return graded["otter"].result()
+
+
+@pytest.fixture(scope="module")
+def nbgrader(graded):
+    return graded["nbgrader"].result()
+
+
+# --- otter-grader --------------------------------------------------------------------
+
+
+def grade_with_otter(env, repo, desk):
     """Assign one chapter with Otter as the page says, hand in the three
-    students' work, grade it as the page says. Returns the chapter, its
-    folder, the grading output and each student's results.json."""
+    students' work (the solutions are run in the empty folder ``desk``),
+    grade it as the page says. Returns the chapter, its folder, the grading
+    output and each student's results.json."""
     blocks = page_blocks()
     chapter = chapter_of(blocks["classroom-otter-assign"])
     assert chapter_of(blocks["classroom-otter-grade"]) == chapter
@@ -201,7 +229,6 @@ def otter(env, repo, tmp_path_factory):
     nbformat.write(student_nb, submissions / "blank.ipynb")
     # The solutions, run in Jupyter to the end, export cell included: the
     # zip that export writes is the submission.
-    desk = tmp_path_factory.mktemp("otter-student")
     shutil.copytree(folder / "dist" / "student", desk, dirs_exist_ok=True)
     nbformat.write(answered(student_nb, otter_answer_cell, chapter), desk / f"{chapter}.ipynb")
     classroom_python(env, "jupyter", "nbconvert", "--to", "notebook", "--execute",
@@ -286,33 +313,6 @@ def nbgrader_chapters():
     return [chapter_of(page_blocks()["classroom-otter-assign"])]
 
 
-@pytest.fixture(scope="module")
-def nbgrader(env, repo):
-    """Release every chapter with nbgrader as the page says, hand in the
-    three students' work for :func:`nbgrader_chapters`, grade the class as
-    the page says. Returns the course folder, the per-student totals and the wrong
-    exercise of each graded chapter."""
-    run_block("classroom-nbgrader-release", env, repo)
-    course = repo / "_build" / "nbgrader"
-    wrong = {}
-    for chapter in nbgrader_chapters():
-        released = nbformat.read(course / "release" / chapter / f"{chapter}.ipynb", as_version=4)
-        wrong[chapter] = wrong_answer(chapter)
-        notebooks = {
-            "solutions": answered(released, nbgrader_answer_cell, chapter),
-            "blank": released,
-            "one-wrong": answered(released, nbgrader_answer_cell, chapter, wrong=wrong[chapter]),
-        }
-        for student, nb in notebooks.items():
-            folder = course / "submitted" / student / chapter
-            folder.mkdir(parents=True)
-            nbformat.write(nb, folder / f"{chapter}.ipynb")
-    run_block("classroom-nbgrader-grade", env, repo)
-    with open(course / "totals.csv", newline="") as f:
-        totals = {row["student_id"]: row for row in csv.DictReader(f)}
-    return {"totals": totals, "wrong": {c: w[0] for c, w in wrong.items()}, "course": course}
-
-
 GRADEBOOK_DUMP = """
 import json
 from nbgrader.api import Gradebook, MissingEntry
@@ -331,12 +331,35 @@ print(json.dumps(scores))
 """
 
 
-@pytest.fixture(scope="module")
-def gradebook(nbgrader, env):
-    """{student: {(chapter, grade_id): score}}, read with nbgrader's own API."""
-    result = classroom_python(env, "python", "-c", GRADEBOOK_DUMP, cwd=nbgrader["course"])
-    return {s: {(a, cell): score for a, cell, score in rows}
-            for s, rows in json.loads(result.stdout).items()}
+def grade_with_nbgrader(env, repo):
+    """Release every chapter with nbgrader as the page says, hand in the
+    three students' work for :func:`nbgrader_chapters`, grade the class as
+    the page says. Returns the course folder, the per-student totals, each
+    student's score per check cell (read with nbgrader's own API) and the
+    wrong exercise of each graded chapter."""
+    run_block("classroom-nbgrader-release", env, repo)
+    course = repo / "_build" / "nbgrader"
+    wrong = {}
+    for chapter in nbgrader_chapters():
+        released = nbformat.read(course / "release" / chapter / f"{chapter}.ipynb", as_version=4)
+        wrong[chapter] = wrong_answer(chapter)
+        notebooks = {
+            "solutions": answered(released, nbgrader_answer_cell, chapter),
+            "blank": released,
+            "one-wrong": answered(released, nbgrader_answer_cell, chapter, wrong=wrong[chapter]),
+        }
+        for student, nb in notebooks.items():
+            folder = course / "submitted" / student / chapter
+            folder.mkdir(parents=True)
+            nbformat.write(nb, folder / f"{chapter}.ipynb")
+    run_block("classroom-nbgrader-grade", env, repo)
+    with open(course / "totals.csv", newline="") as f:
+        totals = {row["student_id"]: row for row in csv.DictReader(f)}
+    result = classroom_python(env, "python", "-c", GRADEBOOK_DUMP, cwd=course)
+    gradebook = {s: {(a, cell): score for a, cell, score in rows}
+                 for s, rows in json.loads(result.stdout).items()}
+    return {"totals": totals, "wrong": {c: w[0] for c, w in wrong.items()}, "course": course,
+            "gradebook": gradebook}
 
 
 def all_chapters():
@@ -352,27 +375,27 @@ def test_nbgrader_totals_have_a_column_per_chapter(nbgrader):
     assert sorted(nbgrader["totals"]) == sorted(STUDENTS)
 
 
-def test_nbgrader_gives_the_solutions_full_marks(nbgrader, gradebook):
+def test_nbgrader_gives_the_solutions_full_marks(nbgrader):
     row = nbgrader["totals"]["solutions"]
     expected = {c: sum(points_of(c).values()) if c in nbgrader_chapters() else 0 for c in all_chapters()}
     assert {c: float(row[c]) for c in expected} == expected
     assert float(row["total"]) == sum(expected.values())
-    scores = gradebook["solutions"]
+    scores = nbgrader["gradebook"]["solutions"]
     for chapter in nbgrader_chapters():
         for label, p in points_of(chapter).items():
             assert scores[(chapter, classroom.check_meta(label)["grade_id"])] == p, label
 
 
-def test_nbgrader_gives_the_blank_edition_zero(nbgrader, gradebook):
+def test_nbgrader_gives_the_blank_edition_zero(nbgrader):
     row = nbgrader["totals"]["blank"]
     assert all(float(row[c]) == 0 for c in all_chapters()) and float(row["total"]) == 0
-    scores = gradebook["blank"]
+    scores = nbgrader["gradebook"]["blank"]
     assert set(scores.values()) == {0}
     assert {a for a, _ in scores} == set(nbgrader_chapters())  # graded, not skipped
 
 
-def test_nbgrader_takes_off_exactly_the_wrong_exercise(nbgrader, gradebook):
-    row, scores = nbgrader["totals"]["one-wrong"], gradebook["one-wrong"]
+def test_nbgrader_takes_off_exactly_the_wrong_exercise(nbgrader):
+    row, scores = nbgrader["totals"]["one-wrong"], nbgrader["gradebook"]["one-wrong"]
     total = 0
     for chapter in nbgrader_chapters():
         points, wrong = points_of(chapter), nbgrader["wrong"][chapter]
