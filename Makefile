@@ -13,7 +13,8 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book pdf test execute student otter exercises bench lock clean lab lab-check
+.PHONY: help venv book pdf test execute student otter nbgrader exercises bench lock clean \
+	lab lab-check classroom-venv classroom-check
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
@@ -23,7 +24,10 @@ help:
 	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
 	@echo "make student  write the student edition (solutions removed) to _build/student"
-	@echo "make otter    write Otter Assign versions of the chapters to _build/otter"
+	@echo "make otter    write Otter Assign versions of the chapters to _build/otter/<chapter>/"
+	@echo "make nbgrader write an nbgrader course folder, one assignment per chapter, to _build/nbgrader"
+	@echo "make classroom-venv  install otter-grader and nbgrader (pinned) into .venv-classroom"
+	@echo "make classroom-check grade chapters with the real otter-grader and nbgrader"
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
 	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
 	@echo "              and training posenc.learned's model before and after its speed-up"
@@ -80,6 +84,27 @@ student: $(STAMP)
 
 otter: $(STAMP)
 	$(BIN)/python tests/nbtools.py otter
+
+nbgrader: $(STAMP)
+	$(BIN)/python tests/nbtools.py nbgrader
+
+# The graders live in an environment of their own (requirements-classroom.txt
+# says why); `make classroom-check` runs them, as book/teachers.md tells a
+# teacher to, on the solutions, the blank student edition and one wrong answer.
+CLASSROOM_VENV  := .venv-classroom
+CLASSROOM_STAMP := $(CLASSROOM_VENV)/.installed
+
+classroom-venv: $(CLASSROOM_STAMP)
+
+$(CLASSROOM_STAMP): requirements-classroom.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "Python 3.11 or newer is needed (found: $$($(PYTHON) --version))"; exit 1; }
+	test -x $(CLASSROOM_VENV)/bin/python || $(PYTHON) -m venv $(CLASSROOM_VENV)
+	$(CLASSROOM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-classroom.txt
+	touch $(CLASSROOM_STAMP)
+
+classroom-check: $(STAMP) $(CLASSROOM_STAMP)
+	$(BIN)/python -m pytest tests/classroom_check.py
 
 exercises: $(STAMP)
 	$(BIN)/python tests/nbtools.py exercises

@@ -56,12 +56,29 @@ __all__ = ["FloatFormat", "FORMATS", "float_format", "round_to", "float_bits",
 class FloatFormat:
     r"""A binary floating-point format: its name and its bit budget.
 
+    ``posenc.FORMATS`` holds the four formats of the book. Any other format
+    that follows the rules of IEEE 754 (the largest exponent field kept for
+    infinities and NaN, subnormals below :math:`2^{E_{min}}`) can be made
+    the same way and passed to :func:`round_to`, for instance the 8-bit
+    ``FloatFormat("E5M2", 5, 2)``, whose largest finite number is 57344.
+
     Parameters
     ----------
     name : str
-        ``"float64"``, ``"float32"``, ``"bfloat16"`` or ``"float16"``.
-    exponent_bits, fraction_bits : int
-        Bits of the exponent field and of the stored fraction.
+        A name for messages: ``"float64"``, ``"float32"``, ``"bfloat16"``,
+        ``"float16"`` or your own.
+    exponent_bits : int
+        Bits of the exponent field, 2 to 11.
+    fraction_bits : int
+        Bits of the stored fraction, 1 to 52 (float64 must hold every number
+        of the format exactly).
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string, or a bit count is not an integer.
+    ValueError
+        If a bit count is outside its range.
 
     Examples
     --------
@@ -77,6 +94,17 @@ class FloatFormat:
     name: str
     exponent_bits: int
     fraction_bits: int
+
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {self.name!r} of type "
+                            f"{type(self.name).__name__}")
+        for field, low, high in (("exponent_bits", 2, 11), ("fraction_bits", 1, 52)):
+            value = _checks.integer(field, getattr(self, field))
+            if not low <= value <= high:
+                raise ValueError(f"{field} must be from {low} to {high} (float64 must hold "
+                                 f"every number of the format), got {value}")
+            object.__setattr__(self, field, value)  # a plain int, even from np.int64
 
     @property
     def precision(self):
@@ -124,8 +152,9 @@ def float_format(fmt, *, name="fmt"):
     Parameters
     ----------
     fmt : str, numpy dtype or FloatFormat
-        A name from ``posenc.FORMATS`` (``"bfloat16"``...), or ``np.float16``,
-        ``np.float32``, ``np.float64``.
+        A name from ``posenc.FORMATS`` (``"bfloat16"``...), ``np.float16``,
+        ``np.float32``, ``np.float64``, or a :class:`FloatFormat`, which is
+        returned as it is.
     name : str
         The argument's name, for the error message.
 
@@ -156,7 +185,7 @@ def float_format(fmt, *, name="fmt"):
     if key not in FORMATS:
         allowed = ", ".join(repr(k) for k in FORMATS)
         raise ValueError(f"{name} must be one of {allowed} (or np.float16, "
-                         f"np.float32, np.float64), got {fmt!r}")
+                         f"np.float32, np.float64, or a posenc.FloatFormat), got {fmt!r}")
     return FORMATS[key]
 
 
@@ -180,9 +209,9 @@ def round_to(x, fmt):
     ----------
     x : array_like of real numbers
         Any shape; NaN and infinities pass through unchanged.
-    fmt : str or numpy dtype
-        ``"bfloat16"``, ``"float16"``, ``"float32"`` or ``"float64"``
-        (see :func:`float_format`).
+    fmt : str, numpy dtype or FloatFormat
+        ``"bfloat16"``, ``"float16"``, ``"float32"`` or ``"float64"``, or
+        any :class:`FloatFormat` (see :func:`float_format`).
 
     Returns
     -------
@@ -214,6 +243,8 @@ def round_to(x, fmt):
     array([65504., 65504.,    inf])
     >>> round_to(0.1, "bfloat16")
     array(0.10009766)
+    >>> round_to([57344, 61439, 61440], FloatFormat("E5M2", 5, 2))  # 8 bits
+    array([57344., 57344.,    inf])
     """
     x = _checks.array("x", x, finite=False)
     f = float_format(fmt)
@@ -234,7 +265,7 @@ def float_bits(x, fmt):
     ----------
     x : float
         One real number.
-    fmt : str or numpy dtype
+    fmt : str, numpy dtype or FloatFormat
         As in :func:`round_to`.
 
     Returns
@@ -258,18 +289,27 @@ def float_bits(x, fmt):
     '0 10000111 0000000'
     >>> float_bits(-2.0, "float16")
     '1 10000 0000000000'
+    >>> float_bits(57344, FloatFormat("E5M2", 5, 2))
+    '0 11110 11'
     """
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
         raise TypeError(f"x must be a real number, got {x!r} of type {type(x).__name__}")
     f = float_format(fmt)
-    value = round_to(x, f)
-    if f.name == "bfloat16":  # the upper 16 bits of the float32 with the same value
-        word = int(value.astype(np.float32).view(np.uint32)) >> 16
-    else:
-        uint = {"float16": np.uint16, "float32": np.uint32, "float64": np.uint64}[f.name]
-        word = int(value.astype(f.name).view(uint))
-    text = format(word, f"0{1 + f.exponent_bits + f.fraction_bits}b")
-    return f"{text[0]} {text[1:1 + f.exponent_bits]} {text[1 + f.exponent_bits:]}"
+    value = float(round_to(x, f))
+    sign = int(np.signbit(value))
+    magnitude = abs(value)
+    if np.isnan(value):  # a quiet NaN: exponent all ones, first fraction bit set
+        field, fraction = 2 * f.emax + 1, 1 << (f.fraction_bits - 1)
+    elif np.isinf(value):
+        field, fraction = 2 * f.emax + 1, 0
+    elif magnitude < 2.0**f.emin:  # zero and the subnormals: 0.fraction * 2**emin
+        field, fraction = 0, int(magnitude / 2.0 ** (f.emin - f.fraction_bits))
+    else:  # normal: 1.fraction * 2**E, exponent field biased by emax
+        exponent = int(np.frexp(magnitude)[1]) - 1
+        field = exponent + f.emax
+        fraction = int((magnitude / 2.0**exponent - 1) * 2**f.fraction_bits)
+    text = format(field, f"0{f.exponent_bits}b")
+    return f"{sign} {text} {fraction:0{f.fraction_bits}b}"
 
 
 def rope_angles(positions, head_dim, *, base=10000.0, compute="float64",

@@ -600,27 +600,109 @@ def execution_problems(source_nb, executed_student_nb, *, module=CHECKER_MODULE)
 # --- otter-grader ------------------------------------------------------------------
 
 
-def otter_notebook(nb, *, module=CHECKER_MODULE, files=("posenc",)):
+def chapters_with_exercises(notebooks):
+    """The notebooks among ``notebooks`` that hold at least one exercise.
+
+    Grading is per chapter, and a notebook without exercises (an appendix)
+    is not an assignment; new chapters are picked up as they are added.
+    """
+    return [p for p in map(pathlib.Path, notebooks)
+            if find_exercises(nbformat.read(p, as_version=4))[0]]
+
+
+def otter_config(name, *, files=("posenc",), requirements=None, python_version=None):
+    """The source of the ``# ASSIGNMENT CONFIG`` cell of an Otter master notebook.
+
+    ``requirements`` (default: posenc's own dependencies, pinned as in the
+    book's requirements.txt) go into the autograder's environment: without
+    them the environment that ``otter grade`` and Gradescope build holds
+    only otter-grader, and every check fails on ``import matplotlib``.
+    The export cell makes no PDF: that needs LaTeX, which the students'
+    machines rarely have.
+    """
+    import yaml
+
+    config = {
+        "name": name,
+        "requirements": list(_runtime_requirements() if requirements is None else requirements),
+    }
+    if python_version is None:
+        python_version = _runtime_python()
+    if python_version:
+        config["python_version"] = python_version
+    config["export_cell"] = {"pdf": False}
+    if files:
+        config["files"] = list(files)
+    return "# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False).rstrip("\n")
+
+
+def _runtime_python():
+    """The Python version Binder runs the notebooks with, from
+    ``binder/runtime.txt`` (``python-3.11`` gives ``"3.11"``), or None."""
+    for path in (ROOT / "binder" / "runtime.txt", ROOT / "runtime.txt"):
+        if path.is_file():
+            m = re.fullmatch(r"python-(\d+\.\d+)(\.\d+)?", path.read_text().strip())
+            return m[1] if m else None
+    return None
+
+
+def checked_expression(source):
+    """The expression a check cell evaluates: ``X`` for ``assert X`` (or a bare ``X``).
+
+    Otter runs its tests as doctests, so its version of a check cell drops
+    the ``assert``: the checker's ``Not yet. <hint>`` and ``False`` then
+    show in the doctest's diff, where an ``assert`` would show only a bare
+    AssertionError.
+    """
+    tree = ast.parse(source)
+    if len(tree.body) == 1 and isinstance(tree.body[0], (ast.Assert, ast.Expr)):
+        node = tree.body[0]
+        expr = node.test if isinstance(node, ast.Assert) else node.value
+        if not (isinstance(node, ast.Assert) and node.msg is not None):
+            return ast.get_source_segment(source, expr)
+    raise ValueError(f"a check cell must be a single `assert <check>(...)`, not {source!r}")
+
+
+def otter_check_cell(cell):
+    """The check cell in Otter's form: the expression without ``assert``,
+    and as expected output the stored ``Correct! ...`` line followed by
+    ``True`` (what the expression prints, then what it returns)."""
+    cell = copy.deepcopy(cell)
+    cell.source = checked_expression(cell.source)
+    printed = [o for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"]
+    if not (printed and printed[0].text.startswith("Correct! ")):
+        raise ValueError(f"the check cell {cell.source!r} has no stored `Correct! ...` output: "
+                         "run `make execute` first")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed[0].text),
+                    nbformat.v4.new_output("execute_result", data={"text/plain": "True"},
+                                           execution_count=cell.execution_count)]
+    return cell
+
+
+def otter_notebook(nb, *, module=CHECKER_MODULE, name="assignment", files=("posenc",),
+                   requirements=None, python_version=None):
     """``nb`` rewritten in Otter Assign's format (a new notebook).
 
     Each exercise becomes an Otter question named by its label: the task,
     then the solution cell between ``# BEGIN SOLUTION`` / ``# END SOLUTION``
     raw cells (Otter turns the in-cell markers into ``...``), then the check
-    cell, with its stored ``Correct! ...`` output, between ``# BEGIN TESTS``
-    / ``# END TESTS``. The Jupyter Book ``solution-start`` / ``solution-end``
-    cells are dropped; ``files`` go to the assignment config.
+    cell in Otter's form (:func:`otter_check_cell`) between ``# BEGIN
+    TESTS`` / ``# END TESTS``. Every other cell of an exercise (the Jupyter
+    Book gate around the solution) is dropped. The first cell is the
+    assignment config (:func:`otter_config`).
     """
     exercises, problems = find_exercises(nb, module=module)
     if problems:
         raise ValueError("the notebook's exercises do not follow the convention:\n" + "\n".join(problems))
     raw = nbformat.v4.new_raw_cell
     first = {e.cells["exercise"]: e for e in exercises}
-    skip = {e.cells[r] for e in exercises for r in ("start", "end")}
-    config = "# ASSIGNMENT CONFIG"
-    if files:
-        config += "\nfiles:" + "".join(f"\n  - {f}" for f in files)
+    solutions = {e.cells["solution"] for e in exercises}
+    checks = {e.cells["check"] for e in exercises}
+    skip = {i for e in exercises for role, i in e.cells.items()
+            if role not in ("exercise", "solution", "check")}
     out = copy.deepcopy(nb)
-    cells = [raw(config)]
+    cells = [raw(otter_config(name, files=files, requirements=requirements,
+                              python_version=python_version))]
     for i, cell in enumerate(copy.deepcopy(nb.cells)):
         if i in skip:
             continue
@@ -629,11 +711,11 @@ def otter_notebook(nb, *, module=CHECKER_MODULE, files=("posenc",)):
             points = nb.cells[ex.cells["check"]].metadata["nbgrader"]["points"]
             cells.append(raw(f"# BEGIN QUESTION\nname: {ex.label}\npoints: {points}"))
             cells.append(cell)
-            continue
-        if any(i == e.cells["solution"] for e in exercises):
+        elif i in solutions:
             cells += [raw("# BEGIN SOLUTION"), cell, raw("# END SOLUTION")]
-        elif any(i == e.cells["check"] for e in exercises):
-            cells += [raw("# BEGIN TESTS"), cell, raw("# END TESTS"), raw("# END QUESTION")]
+        elif i in checks:
+            cells += [raw("# BEGIN TESTS"), otter_check_cell(cell), raw("# END TESTS"),
+                      raw("# END QUESTION")]
         else:
             cells.append(cell)
     for cell in cells:
@@ -642,9 +724,114 @@ def otter_notebook(nb, *, module=CHECKER_MODULE, files=("posenc",)):
     return out
 
 
+def _chapter_folder(path, folder, notebook):
+    """Put ``notebook`` (named as ``path``), a fresh copy of ``posenc`` and
+    of the ``data/`` folder beside ``path`` (if there is one) in ``folder``.
+    Anything else in ``folder`` (a teacher's dist/, submissions, grades)
+    is left alone. Returns the names of the files beside the notebook."""
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.validate(notebook)
+    nbformat.write(notebook, folder / path.name)
+    files = ["posenc"]
+    shutil.rmtree(folder / "posenc", ignore_errors=True)
+    shutil.copytree(ROOT / "posenc", folder / "posenc",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.rmtree(folder / "data", ignore_errors=True)
+    if (path.parent / "data").is_dir():
+        shutil.copytree(path.parent / "data", folder / "data")
+        files.append("data")
+    return files
+
+
 def write_otter(notebooks, out):
-    """Write Otter Assign master notebooks for ``notebooks`` to ``out``,
-    with a copy of ``posenc`` (listed in each notebook's assignment config)
-    and the ``data/`` folder beside them. Returns the paths of the notebooks
-    written."""
-    return _write_edition(notebooks, out, otter_notebook)
+    """Write one folder per chapter, ready for ``otter assign``.
+
+    For each of ``notebooks`` that has exercises, ``out/<stem>/`` receives
+    the Otter master notebook ``<stem>.ipynb`` (:func:`otter_notebook`,
+    assignment name ``<stem>``), a copy of ``posenc`` and the ``data/``
+    folder if the chapter has one; both are listed in the assignment config,
+    so they travel to the students and into the autograder. What else the
+    folder holds (``dist/``, submissions, results) is kept. Returns the paths
+    of the notebooks written.
+    """
+    out = pathlib.Path(out)
+    written = []
+    for path in chapters_with_exercises(notebooks):
+        extra = ["data"] if (path.parent / "data").is_dir() else []
+        nb = otter_notebook(nbformat.read(path, as_version=4), name=path.stem,
+                            files=["posenc", *extra])
+        _chapter_folder(path, out / path.stem, nb)
+        written.append(out / path.stem / path.name)
+    return written
+
+
+# --- nbgrader ----------------------------------------------------------------------
+
+NBGRADER_CONFIG = """\
+# The course folder of the book's chapters, written by `make nbgrader`.
+# Run nbgrader from this folder: it finds this file and gradebook.db here.
+c = get_config()  # noqa: F821 (nbgrader defines it)
+
+# nbgrader stops a cell after 30 s by default; the training chapters need
+# longer on a busy machine.
+c.Execute.timeout = 600
+"""
+
+
+def write_nbgrader(notebooks, out):
+    """Write an nbgrader course folder with one assignment per chapter.
+
+    ``out`` receives ``nbgrader_config.py`` and, for each of ``notebooks``
+    that has exercises, ``source/<stem>/`` holding the notebook as it is (the
+    book's notebooks are nbgrader source notebooks), a copy of ``posenc``
+    and the ``data/`` folder if the chapter has one: ``nbgrader
+    generate_assignment`` releases them with the notebook, and ``autograde``
+    puts them back beside every submission. The rest of a course folder
+    (releases, submissions, ``gradebook.db``) is left as it is. Returns the
+    paths of the notebooks written.
+    """
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
+    written = []
+    for path in chapters_with_exercises(notebooks):
+        folder = out / "source" / path.stem
+        _chapter_folder(path, folder, nbformat.read(path, as_version=4))
+        written.append(folder / path.name)
+    return written
+
+
+def student_totals(grades, out):
+    """Per-student totals from the ``grades.csv`` of ``nbgrader export``.
+
+    ``grades`` has one row per student and assignment; ``out`` gets one row
+    per student: ``student_id``, the score of each assignment (a column
+    per assignment, in name order), ``total`` and ``max_score`` (the sum of
+    the assignments' maximum scores). A missing submission counts 0, as
+    nbgrader exports it. Returns the rows written, as dicts.
+    """
+    import csv
+
+    with open(grades, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assignments = sorted({r["assignment"] for r in rows})
+    maximum = {a: max(float(r["max_score"]) for r in rows if r["assignment"] == a) for a in assignments}
+    students = {}
+    for r in rows:
+        students.setdefault(r["student_id"], dict.fromkeys(assignments, 0.0))[r["assignment"]] += float(r["score"])
+    table = []
+    for student, scores in sorted(students.items()):
+        row = {"student_id": student, **{a: _number(s) for a, s in scores.items()}}
+        row["total"] = _number(sum(scores.values()))
+        row["max_score"] = _number(sum(maximum.values()))
+        table.append(row)
+    with open(out, "w", newline="") as f:
+        writer = csv.DictWriter(f, ["student_id", *assignments, "total", "max_score"])
+        writer.writeheader()
+        writer.writerows(table)
+    return table
+
+
+def _number(x):
+    """``3.0`` as ``3``, ``2.5`` as ``2.5``: scores read as they are."""
+    return int(x) if float(x).is_integer() else x

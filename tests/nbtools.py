@@ -11,8 +11,17 @@ and its outputs cleared, into ``_build/student/`` (default: every notebook
 under book/).
 
 ``otter [--out DIR] [NB...]`` writes Otter Assign master notebooks
-(``make otter``): each exercise wrapped in Otter's question, solution and
-tests cells, into ``_build/otter/`` with a copy of ``posenc``.
+(``make otter``): one folder per chapter with exercises, ``_build/otter/<NN_name>/``,
+holding the chapter with each exercise wrapped in Otter's question, solution
+and tests cells, and a copy of ``posenc``; ready for ``otter assign``.
+
+``nbgrader [--out DIR] [NB...]`` writes an nbgrader course folder
+(``make nbgrader``): ``_build/nbgrader/`` with ``nbgrader_config.py`` and
+``source/<NN_name>/`` (the notebook and a copy of ``posenc``) for each chapter
+with exercises.
+
+``totals GRADES_CSV OUT_CSV`` turns the ``grades.csv`` of ``nbgrader export``
+into one row per student: the score of each chapter, the total, the maximum.
 
 ``exercises [--check]`` rewrites the list of exercises in book/exercises.md
 from the notebooks (``make exercises``); with ``--check`` it only says
@@ -272,6 +281,12 @@ def main(argv=None):
     ot = sub.add_parser("otter", help="write Otter Assign master notebooks")
     ot.add_argument("--out", type=pathlib.Path, default=classroom.ROOT / "_build" / "otter")
     ot.add_argument("notebooks", nargs="*", type=pathlib.Path)
+    ng = sub.add_parser("nbgrader", help="write an nbgrader course folder, one assignment per chapter")
+    ng.add_argument("--out", type=pathlib.Path, default=classroom.ROOT / "_build" / "nbgrader")
+    ng.add_argument("notebooks", nargs="*", type=pathlib.Path)
+    tt = sub.add_parser("totals", help="per-student totals from nbgrader's grades.csv")
+    tt.add_argument("grades", type=pathlib.Path)
+    tt.add_argument("out", type=pathlib.Path)
     pg = sub.add_parser("exercises", help="rewrite the exercise list of book/exercises.md")
     pg.add_argument("--check", action="store_true", help="only check that the page is up to date")
     bs = sub.add_parser("bootstrap", help="insert or refresh the cell that installs posenc when missing")
@@ -299,8 +314,15 @@ def main(argv=None):
     elif args.command == "otter":
         notebooks = args.notebooks or sorted(classroom.BOOK.glob("*.ipynb"))
         written = classroom.write_otter(notebooks, args.out)
-        print(f"wrote {len(written)} Otter Assign notebook(s) to {args.out}; "
-              f"then: otter assign {args.out}/NOTEBOOK.ipynb dist/")
+        print(f"wrote {len(written)} chapter folder(s) for Otter Assign to {args.out}; then, "
+              "in a chapter's folder: otter assign NN_name.ipynb dist")
+    elif args.command == "nbgrader":
+        notebooks = args.notebooks or sorted(classroom.BOOK.glob("*.ipynb"))
+        written = classroom.write_nbgrader(notebooks, args.out)
+        print(f"wrote an nbgrader course folder with {len(written)} assignment(s) to {args.out}")
+    elif args.command == "totals":
+        rows = classroom.student_totals(args.grades, args.out)
+        print(f"wrote the totals of {len(rows)} student(s) to {args.out}")
     elif args.command == "exercises":
         page = classroom.EXERCISES_PAGE
         old = page.read_text()

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import FORMATS, float_bits, float_format, frequencies, round_to
+from posenc import FORMATS, FloatFormat, float_bits, float_format, frequencies, round_to
 from posenc import rope_angles, rope_cos_sin
 
 BF16 = ml_dtypes.bfloat16
@@ -212,6 +212,59 @@ def test_float_bits_agree_with_the_memory_layout():
         float_bits([1.0], "bfloat16")
     with pytest.raises(ValueError, match="fmt must be one of"):
         float_bits(1.0, "half")
+
+
+def test_float_bits_on_every_pattern_of_float16_and_bfloat16():
+    # every 7th pattern covers zeros, subnormals, normals, both signs; NaNs
+    # compare as "some NaN" (float_bits writes the quiet NaN)
+    patterns = np.r_[np.arange(0, 1 << 16, 7), 0x7C00, 0xFC00, 0x8000, 0x0001, 0x7BFF]
+    for word in patterns.astype(np.uint16):
+        value = float(word.view(np.float16))
+        if np.isnan(value):
+            continue
+        assert float_bits(value, "float16").replace(" ", "") == format(int(word), "016b")
+        value = float(bf16_from_bits(int(word)))
+        if not np.isnan(value):
+            assert float_bits(value, "bfloat16").replace(" ", "") == format(int(word), "016b")
+    assert float_bits(np.nan, "float16") == "0 11111 1000000000"
+
+
+E5M2 = FloatFormat("E5M2", 5, 2)
+
+
+def test_a_format_of_ones_own_matches_ml_dtypes_float8_e5m2():
+    assert (E5M2.max, E5M2.emin, E5M2.precision) == (57344.0, -14, 3)
+    info = ml_dtypes.finfo(ml_dtypes.float8_e5m2)
+    assert E5M2.max == float(info.max) and 2.0**E5M2.emin == float(info.smallest_normal)
+    with np.errstate(invalid="ignore"):
+        values = np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e5m2).astype(np.float64)
+    finite = np.sort(np.unique(values[np.isfinite(values)]))
+    assert same_bits(round_to(finite, E5M2), finite)  # every number is kept
+    # ties between neighbours, one step either side, and past the largest
+    # (in float32, which ml_dtypes rounds from: every probe is a float32 number)
+    ties = ((finite[:-1] + finite[1:]) / 2).astype(np.float32)
+    probe = np.r_[ties, np.nextafter(ties, np.float32(-np.inf)),
+                  np.nextafter(ties, np.float32(np.inf)),
+                  np.float32([61439.0, 61440.0, 1e6, -61440.0])]
+    expected = probe.astype(ml_dtypes.float8_e5m2).astype(np.float64)
+    assert same_bits(round_to(probe.astype(np.float64), E5M2), expected)
+    for x in [57344.0, -1.5, 2.0**-16, 0.0, np.inf]:
+        word = int(np.float32(x).astype(ml_dtypes.float8_e5m2).view(np.uint8))
+        assert float_bits(x, E5M2).replace(" ", "") == format(word, "08b")
+
+
+def test_float_format_refuses_bad_bit_counts():
+    for bad in [1, 12]:
+        with pytest.raises(ValueError, match="exponent_bits must be from 2 to 11 .*, got"):
+            FloatFormat("x", bad, 3)
+    for bad in [0, 53]:
+        with pytest.raises(ValueError, match="fraction_bits must be from 1 to 52 .*, got"):
+            FloatFormat("x", 5, bad)
+    with pytest.raises(TypeError, match="fraction_bits must be an integer"):
+        FloatFormat("x", 5, 2.0)
+    with pytest.raises(TypeError, match="name must be a string"):
+        FloatFormat(None, 5, 2)
+    assert float_format(E5M2) is E5M2 and type(FloatFormat("x", np.int64(5), 2).exponent_bits) is int
 
 
 # --- RoPE angles and tables ---------------------------------------------------

@@ -808,6 +808,32 @@ def phone_navigation(chromium, chapter, other):
     return steps
 
 
+SQUASHED_JS = r"""() => [...document.querySelectorAll(".cell_output img")]
+    .filter(img => img.naturalWidth && img.getBoundingClientRect().width)
+    .map(img => {
+        const box = img.getBoundingClientRect();
+        const drawn = box.width / box.height, natural = img.naturalWidth / img.naturalHeight;
+        return {src: img.getAttribute("src"), ratio: drawn / natural};
+    })
+    .filter(img => Math.abs(img.ratio - 1) > 0.02)"""
+
+
+def phone_figures(chromium, chapter):
+    """At 390 px: the figures of ``chapter`` whose shape on screen differs from
+    the picture's by more than 2 % (a width narrowed to the column while the
+    height stays fixed squashes the figure)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
+                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        page = ctx.new_page()
+        page.goto(file_url(chapter), wait_until="load")
+        squashed = page.evaluate(SQUASHED_JS)
+        browser.close()
+    return squashed
+
+
 PRINT_JS = r"""() => {
     const visible = (el) => el.checkVisibility ? el.checkVisibility({visibilityProperty: true,
                                                                      opacityProperty: true})
@@ -1048,6 +1074,16 @@ def test_phone_menu_and_contents_buttons_work(site):
     assert steps["page after tapping the chapter"] == chapters[1].name, steps
     assert steps["contents buttons visible"] == 1, steps
     assert steps.get("section links shown", 0) >= 3, steps
+
+
+def test_figures_keep_their_shape_on_a_phone(site):
+    """At 390 px a figure narrows to the column and keeps its aspect ratio."""
+    chromium = require_chromium()
+    chapter = next(page for page in chapter_pages(site)
+                   if "cell_output" in page.read_text(encoding="utf-8")
+                   and "<img" in page.read_text(encoding="utf-8"))
+    squashed = phone_figures(chromium, chapter)
+    assert not squashed, f"{chapter.name}: figures squashed at 390 px: {squashed[:3]}"
 
 
 def test_printing_opens_solutions_and_wraps_code(site):

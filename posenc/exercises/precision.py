@@ -1,9 +1,10 @@
 """Checkers of the appendix *Positions in low precision*.
 
-The expected values are worked out here with NumPy's own float16 and float32
-arithmetic and with the bit layout of bfloat16 (the upper half of a float32),
-not with ``posenc.precision``, so that a checker and the code the appendix
-teaches do not share a mistake.
+The expected values are worked out here with NumPy's own float32
+arithmetic, with the bit layout of bfloat16 (the upper half of a float32) and
+with plain integer arithmetic for the 8-bit format E5M2, not with
+``posenc.precision``, so that a checker and the code the appendix teaches do
+not share a mistake.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ._common import _as_array, _report
 
 __all__ = [
     "check_prec_bf16_neighbours",
-    "check_prec_fp16_largest",
+    "check_prec_fp8_largest",
     "check_prec_fp32_angle",
 ]
 
@@ -43,11 +44,29 @@ def _bfloat16(n):
     return u.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
-def check_prec_bf16_neighbours(answer):
-    """Check the first position that bfloat16 cannot tell from the next one.
+def _e5m2_integer(k):
+    """A non-negative integer ``k`` rounded to the 8-bit format E5M2, as a float.
 
-    The exercise: the smallest integer ``p >= 0`` such that ``p`` and
-    ``p + 1``, each rounded to bfloat16, are the same number.
+    E5M2 keeps 3 significant bits (2 stored): above 8 the integers it holds
+    are the multiples of ``2**(bits - 3)``. Ties go to the even multiple, and
+    a result above the largest finite number, ``(2 - 2**-2) * 2**15``, is
+    infinite (IEEE 754, as float16). Plain integer arithmetic, exact.
+    """
+    step = 2 ** max(int(k).bit_length() - 3, 0)
+    low, rest = divmod(int(k), step)
+    if 2 * rest > step or (2 * rest == step and low % 2 == 1):
+        low += 1
+    value = low * step
+    return float(value) if value <= 57344 else float("inf")
+
+
+def check_prec_bf16_neighbours(answer):
+    """Check the first position whose bfloat16 value it shares with its next two.
+
+    The exercise: the smallest integer ``p >= 0`` such that ``p``, ``p + 1``
+    and ``p + 2``, each rounded to bfloat16, are the same number. (The
+    appendix prints the first *pair* of neighbours that share a value, 256
+    and 257; three neighbours need the rule for ties.)
 
     Parameters
     ----------
@@ -59,31 +78,42 @@ def check_prec_bf16_neighbours(answer):
     bool
         ``True`` if ``answer`` is that position.
     """
-    p = _whole_number(answer, "the first position p that shares its bfloat16 value with p + 1")
+    p = _whole_number(answer, "the first position p that shares its bfloat16 value with "
+                              "p + 1 and p + 2")
     if p is None:
         return False
     n = np.arange(1 << 17)
     stored = _bfloat16(n)
-    expected = int(np.argmax(stored[:-1] == stored[1:]))
+    triple = (stored[:-2] == stored[1:-1]) & (stored[1:-1] == stored[2:])
+    expected = int(np.argmax(triple))
     if p == expected:
-        return _report(True, "From there on, neighbours can share a bfloat16 value.", "")
-    if p == expected + 1:
-        hint = ("That is the first integer bfloat16 cannot store. Which stored value "
-                "does it take, and which of its neighbours has the same one?")
-    elif p == 2048 or p == 2049:
-        hint = "That is float16's limit (11 significant bits); bfloat16 keeps 8."
-    elif 0 <= p < len(n) - 1 and stored[p] != stored[p + 1]:
-        hint = (f"{p} and the position after it still round to different bfloat16 numbers. How many "
-                "significant bits does bfloat16 keep, and up to which integer is "
-                "every integer exact?")
+        return _report(True, "From there on, bfloat16 gives some values to three positions "
+                             "at once.", "")
+    pair = int(np.argmax(stored[:-1] == stored[1:]))  # the appendix's 256
+    if p < 0:
+        hint = "Positions start at 0: look among p = 0, 1, 2, ..."
+    elif p == pair:
+        hint = ("That position and the next share a value, as the appendix showed, but the "
+                "one after them is stored as itself. Between 256 and 512 an odd position is "
+                "a tie: which of its two even neighbours does it go to?")
+    elif p == 2051:  # the same question for float16, whose spacing 2 starts at 2048
+        hint = "That is float16's answer (11 significant bits); bfloat16 keeps 8."
+    elif 0 <= p < len(triple) and not triple[p]:
+        hint = (f"{p} and the two positions after it do not all round to the same bfloat16 number. "
+                "Print the stored values around that position and look at which odd "
+                "positions go up and which go down.")
     else:
-        hint = ("Round 0, 1, 2, ... to bfloat16 and look for the first p whose "
-                "stored value equals that of p + 1; an earlier p already does.")
+        hint = ("An earlier p already works. Round 0, 1, 2, ... to bfloat16 and look for the "
+                "first p whose stored value equals those of p + 1 and p + 2.")
     return _report(False, "", hint)
 
 
-def check_prec_fp16_largest(answer):
-    """Check the largest integer position that float16 stores as a finite number.
+def check_prec_fp8_largest(answer):
+    """Check the largest integer position that the 8-bit format E5M2 keeps finite.
+
+    E5M2 has 5 exponent bits and 2 fraction bits and follows IEEE 754 like
+    float16: its largest finite number is 57344, and a number that rounds
+    above it is infinite.
 
     Parameters
     ----------
@@ -93,30 +123,32 @@ def check_prec_fp16_largest(answer):
     Returns
     -------
     bool
-        ``True`` if ``answer`` rounds to a finite float16 and ``answer + 1``
-        does not.
+        ``True`` if ``answer`` rounds to a finite E5M2 number and
+        ``answer + 1`` does not.
     """
-    p = _whole_number(answer, "the largest position that float16 stores as a finite number")
+    p = _whole_number(answer, "the largest position that E5M2 stores as a finite number")
     if p is None:
         return False
-    with np.errstate(over="ignore"):  # the positions past float16's range become inf
-        finite = np.isfinite(np.arange(1 << 17, dtype=np.float64).astype(np.float16))
-    expected = int(np.flatnonzero(finite)[-1])
+    top = 57344  # (2 - 2**-2) * 2**15, the largest finite E5M2 number
+    expected = next(k for k in range(top, 2 * top) if np.isinf(_e5m2_integer(k + 1)))
     if p == expected:
         return _report(True, "One more and the position rounds to infinity.", "")
-    if p == int(np.finfo(np.float16).max):
-        hint = ("That is the largest finite float16 number. But a position a little "
-                "above it is rounded to the nearest float16: which integers still "
-                "round down to it?")
+    if p < 0:
+        hint = "Positions start at 0, and the question asks for the largest finite one."
+    elif p == top:
+        hint = ("That is the largest finite E5M2 number. But a position a little above it is "
+                "rounded to the nearest E5M2 number: which integers still round down to it?")
     elif p == expected + 1:
         hint = "That one is a tie, and ties go to the even neighbour: which is infinity here."
-    elif p == 2048:
-        hint = ("That is the end of the run of exact integers. The question asks for "
-                "finite values, exact or not.")
+    elif p in (65504, 65519):
+        hint = "That is float16's answer; E5M2 keeps only 2 fraction bits, float16 10."
     elif p > expected:
-        hint = f"Store {p} in float16 and print it: it is no longer finite."
+        hint = f"Round {p} to E5M2: it is no longer finite."
+    elif np.isfinite(_e5m2_integer(p + 1)):
+        hint = f"{p + 1} is still finite in E5M2: go higher."
     else:
-        hint = f"{p + 1} is still finite in float16: go higher."
+        hint = ("Find the spacing of E5M2 numbers just below its largest one, then the point "
+                "halfway to the next step, which does not exist.")
     return _report(False, "", hint)
 
 
