@@ -16,6 +16,11 @@ Each expected answer is derived here by hand, not with the checker's code:
 * YaRN with s = 16: q and k are both scaled by 0.1 ln 16 + 1, the logits by
   its square.
 
+The two numerical answers may be rounded: the dynamic base to the nearest
+whole number (a relative 1.4e-6 from the exact value; the base of a length
+off by one, 10239 tokens, is 1.2e-4 away and is refused), the logit factor
+to four significant figures (1.631, a relative 2.4e-4).
+
 Right answers in several forms pass; wrong answers fail with a hint that
 does not contain the expected value; no answer makes a checker raise.
 """
@@ -50,7 +55,8 @@ def _hint(capsys):
 
 
 @pytest.mark.parametrize("form", [float, np.float32, np.array, lambda v: [v],
-                                  lambda v: np.float64(v * (1 + 1e-8))])
+                                  lambda v: np.float64(v * (1 + 1e-8)), round,
+                                  lambda v: round(v, 2)])
 def test_dynamic_base_right(form, capsys):
     text = assert_correct_reveals_nothing(
         capsys, exercises.check_stretch_dynamic_base, (form(DYNAMIC_BASE),),
@@ -71,7 +77,9 @@ def test_llama3_bands_right(form, capsys):
                                    (form(LLAMA3_BANDS),), ["36", "10", "18"])
 
 
-@pytest.mark.parametrize("form", [float, np.float32, lambda v: [v]])
+@pytest.mark.parametrize("form", [float, np.float32, lambda v: [v],
+                                  lambda v: round(v, 4), lambda v: round(v, 3),
+                                  lambda v: round(MSCALE, 3) ** 2])
 def test_yarn_logits_right(form, capsys):
     assert_correct_reveals_nothing(capsys, exercises.check_stretch_yarn_logits,
                                    (form(YARN_LOGITS),), ["1.63", "1.27"])
@@ -85,7 +93,11 @@ def test_yarn_logits_right(form, capsys):
     (10000 * 2 ** (128 / 126), "fixed NTK base"),
     (10000 * 2.5 ** (128 / 126), "factor 1"),
     (40000.0, "power d / (d - 2)"),
-    (DYNAMIC_BASE * 1.001, "current scale"),
+    (DYNAMIC_BASE * 1.01, "current scale"),
+    (DYNAMIC_BASE * 1.001, "keep more digits"),
+    (round(DYNAMIC_BASE, -2), "keep more digits"),
+    (10000 * (2 * 10239 / 4096 - 1) ** (128 / 126), "number of tokens"),
+    (10000 * (2 * 10241 / 4096 - 1) ** (128 / 126), "number of tokens"),
     ("40889.94", "one number"),
 ])
 def test_dynamic_base_wrong(answer, words, capsys):
@@ -129,6 +141,7 @@ def test_llama3_bands_wrong(answer, words, capsys):
     (1 / YARN_LOGITS, "larger, not smaller"),
     ((0.1 * math.log10(16) + 1) ** 2, "natural logarithm"),
     (2.0, "follow it through q and k"),
+    (round(YARN_LOGITS, 2), "keep more digits"),
 ])
 def test_yarn_logits_wrong(answer, words, capsys):
     assert exercises.check_stretch_yarn_logits(answer) is False

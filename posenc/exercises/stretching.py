@@ -66,10 +66,20 @@ def check_stretch_dynamic_base(answer):
     Returns
     -------
     bool
+
+    Notes
+    -----
+    The base rounded to the nearest whole number, or anything closer, is
+    right (a relative tolerance of 1e-5); the base of a length off by one,
+    10239 or 10241 tokens, is 1.2e-4 away and gets its own hint.
     """
     d, base, original, factor, length = 128, 10000.0, 4096, 2.0, 10240
     power = d / (d - 2)
-    expected = base * (factor * length / original - (factor - 1)) ** power
+
+    def dynamic(seq_len):
+        return base * (factor * seq_len / original - (factor - 1)) ** power
+
+    expected = dynamic(length)
     value = _number(answer)
     if value is None:
         return _report(False, "", "Give one number, the base (a float).")
@@ -85,8 +95,14 @@ def check_stretch_dynamic_base(answer):
     if _near(value, base * (factor * length / original - (factor - 1))):
         return _report(False, "", "Close: the base is multiplied by the scale raised to "
                        "the power d / (d - 2), not by the scale itself.")
+    if _near(value, dynamic(length - 1)) or _near(value, dynamic(length + 1)):
+        return _report(False, "", "Almost: the length in the formula is the number of "
+                       "tokens, 10240 here (the largest position plus one).")
+    if not _near(value, expected, rtol=1e-5) and _near(value, expected, rtol=1e-3):
+        return _report(False, "", "Close, but keep more digits: the base to the nearest "
+                       "whole number at least.")
     return _report(
-        _near(value, expected),
+        _near(value, expected, rtol=1e-5),
         "That is the base Transformers computes for this length.",
         "Compute the current scale from the factor, the length and the pretraining "
         "context, then the new base as in the chapter.",
@@ -197,6 +213,12 @@ def check_stretch_yarn_logits(answer):
     Returns
     -------
     bool
+
+    Notes
+    -----
+    Four significant figures are enough (a relative tolerance of 5e-4, so
+    that the square of a rounded attention factor passes too); an answer
+    within 1% but not that close is told to keep more digits.
     """
     mscale = 0.1 * math.log(16) + 1
     value = _number(answer)
@@ -209,8 +231,11 @@ def check_stretch_yarn_logits(answer):
         return _report(False, "", "YaRN makes the logits larger, not smaller (a factor above 1).")
     if _near(value, (0.1 * math.log10(16) + 1) ** 2):
         return _report(False, "", "The paper's formula uses the natural logarithm.")
+    if not _near(value, mscale ** 2, rtol=5e-4) and _near(value, mscale ** 2, rtol=1e-2):
+        return _report(False, "", "Close, but keep more digits: four significant figures "
+                       "at least.")
     return _report(
-        _near(value, mscale ** 2),
-        "Right: the logits grow by the square of the attention factor.",
+        _near(value, mscale ** 2, rtol=5e-4),
+        "The logits grow by the square of the attention factor.",
         "Start from the attention factor 0.1 ln s + 1 and follow it through q and k.",
     )
