@@ -336,6 +336,8 @@ def test_make_lab_check_runs_the_real_client_checks():
 
 
 def test_ci_runs_make_test_then_make_lab_check():
+    # `make test` first, exactly as the README tells a newcomer; then the
+    # slower checks (the graders' check is tests/test_graders.py's concern)
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line.strip().startswith("make ")]
-    assert lines == ["make test", "make lab-check"], lines
+    assert lines[:2] == ["make test", "make lab-check"], lines
