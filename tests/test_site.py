@@ -44,6 +44,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import urllib.parse
 import urllib.request
@@ -497,16 +498,9 @@ def test_reference_labels_read_like_the_citations():
 # --- the real-browser check ----------------------------------------------
 
 
-def find_chromium():
-    """Path of the system's Chromium, or None. POSENC_CHROMIUM overrides."""
-    override = os.environ.get("POSENC_CHROMIUM")
-    if override:
-        return override if Path(override).is_file() else None
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+# `make pdf` prints with the same browser, found the same way
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from make_pdf import find_chromium  # noqa: E402
 
 
 def require_chromium():
