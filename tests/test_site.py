@@ -537,10 +537,12 @@ INSPECT_JS = r"""() => {
     prose.querySelectorAll("pre, code, script, style, textarea, mjx-container, .highlight")
          .forEach(n => n.remove());
     // Figures of the chapters: the scale they are shown at. A PNG with display
-    // metadata has a width attribute (its size at 100 px per inch); without
-    // it, the browser shows it at its natural size.
+    // metadata has a width (an attribute, or in its style with myst-nb): its
+    // size at 100 px per inch, half its pixels for a retina PNG; without it,
+    // the browser shows it at its natural size.
     const figures = [...document.querySelectorAll(".cell_output img, figure img")].map(img => {
-        const intended = Number(img.getAttribute("width")) || img.naturalWidth;
+        const intended = Number(img.getAttribute("width")) || parseFloat(img.style.width)
+                         || img.naturalWidth;
         return {src: img.currentSrc || img.src,
                 scale: intended ? img.getBoundingClientRect().width / intended : 0};
     });
@@ -572,7 +574,8 @@ INSPECT_JS = r"""() => {
         searchButtons: [...document.querySelectorAll(".search-button__button, .search-button")]
                            .filter(visible).length,
         toggleNames: [...document.querySelectorAll(".toggle-button")]
-                         .map(b => b.getAttribute("aria-label") || b.textContent.trim()),
+                         .map(b => ({name: b.getAttribute("aria-label") || b.textContent.trim(),
+                                     solution: !!b.closest(".solution")})),
     };
 }"""
 
@@ -1038,15 +1041,22 @@ def test_one_search_button_on_a_desktop(site_visit):
 
 
 def test_solution_toggles_have_names_of_their_own(site_visit):
-    """A screen reader lists buttons by name: each solution's toggle says which."""
+    """A screen reader lists buttons by name: each solution's toggle says which,
+    and any other dropdown (an optional detour) is named by its title."""
     checked = 0
     for path in toc_pages(site_visit["html"]):
-        names = site_visit["results"][path]["info"]["toggleNames"]
-        checked += len(names)
+        toggles = site_visit["results"][path]["info"]["toggleNames"]
+        names = [t["name"] for t in toggles]
+        checked += sum(t["solution"] for t in toggles)
         twice = sorted({n for n in names if names.count(n) > 1})
         assert not twice, f"{path.name}: toggles share the names {twice}"
-        for name in names:
-            assert name.startswith("Solution to Exercise"), f"{path.name}: toggle named {name!r}"
+        for toggle in toggles:
+            name = toggle["name"]
+            assert name and "toggle hidden content" not in name.lower(), \
+                f"{path.name}: a toggle with no name of its own ({name!r})"
+            if toggle["solution"]:
+                assert name.startswith("Solution to Exercise"), \
+                    f"{path.name}: solution toggle named {name!r}"
     assert checked, "no solution toggles found"
 
 

@@ -85,8 +85,10 @@ def tex_to_text(tex):
 
 
 def _group(part):
+    """``part`` bracketed unless it is one term: a name, a number, or a power of one."""
     part = part.strip()
-    return part if re.fullmatch(r"[\w.√]+", part) else f"({part})"
+    one_term = r"[\w.√]+(\^(\w+|\([^()]*\)))?"
+    return part if re.fullmatch(one_term, part) else f"({part})"
 
 
 def plain_text(node):

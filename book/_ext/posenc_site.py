@@ -331,6 +331,12 @@ def setup(app):
     app.connect("env-updated", name_doc_links_in_contents)
     app.connect("doctree-resolved", tidy_exercises)
     app.connect("build-finished", subset_icon_fonts)
+    # myst-nb draws hidden cells ("hide-cell" tags) for the html builder only;
+    # the single page that `make pdf` prints needs the same <details> element
+    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput, visit_HideCellInput
+
+    app.add_node(HideCodeCellNode, override=True,
+                 singlehtml=(visit_HideCellInput, depart_HideCellInput))
     app.add_css_file("icons.css")
     app.add_css_file("posenc-site.css")
     app.add_js_file("posenc-site.js")
