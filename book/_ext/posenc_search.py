@@ -107,26 +107,21 @@ def plain_text(node):
     return sep + "".join(plain_text(child) for child in node.children) + sep
 
 
+def _children_html(children):
+    """Sections as ``<section id=...>`` elements, anything else as escaped text."""
+    return " ".join(_section_html(child) if isinstance(child, nodes.section)
+                    else html.escape(re.sub(r"\s+", " ", plain_text(child)))
+                    for child in children)
+
+
 def _section_html(section):
-    parts = []
-    for child in section.children:
-        if isinstance(child, nodes.section):
-            parts.append(_section_html(child))
-        else:
-            parts.append(html.escape(re.sub(r"\s+", " ", plain_text(child))))
     ident = (section.get("ids") or [""])[0]
-    return f'<section id="{html.escape(ident)}">' + " ".join(parts) + "</section>"
+    return f'<section id="{html.escape(ident)}">' + _children_html(section.children) + "</section>"
 
 
 def page_html(doctree):
     """A page's text for excerpts: ``<div role="main">`` and its sections, with ids."""
-    body = []
-    for child in doctree.children:
-        if isinstance(child, nodes.section):
-            body.append(_section_html(child))
-        else:
-            body.append(html.escape(re.sub(r"\s+", " ", plain_text(child))))
-    return '<div role="main">' + " ".join(body) + "</div>"
+    return '<div role="main">' + _children_html(doctree.children) + "</div>"
 
 
 def readable_titles(env):
