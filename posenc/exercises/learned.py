@@ -126,7 +126,8 @@ def check_learned_bag_tasks(answer):
     The tasks, on sequences of ``A``, ``B`` and filler tokens: (a) is ``A``
     before ``B``? (b) are there more ``A`` than ``B``? (c) is the first
     token an ``A``? (d) does the token ``h`` occur? The question is for which
-    of them that model can reach 100% accuracy, at least in principle.
+    of them that model can reach 100% accuracy, at least in principle, on
+    every sequence up to a given length.
 
     Parameters
     ----------
@@ -175,7 +176,7 @@ def check_learned_causal_none(accuracy):
 
     The model is trained as in the chapter (``"none"``, seed 0, default
     settings) except ``causal=True``, and evaluated on the chapter's
-    mirrored test set of length 16.
+    test set of swapped pairs of length 16.
 
     Parameters
     ----------
@@ -205,5 +206,5 @@ def check_learned_causal_none(accuracy):
         hint = "Check the set-up: did the model you trained and evaluated get causal=True?"
     else:
         hint = ("Train a fresh init_model(\"none\", causal=True, seed=0) with learned.train(..., seed=0) "
-                "and evaluate the trained model on the mirrored test set of length 16.")
+                "and evaluate the trained model on the test set of swapped pairs of length 16.")
     return _report(False, "", hint)
