@@ -71,7 +71,7 @@ def test_alias_wrong(answer, words, capsys):
 
 
 def unseen_share_by_counting():
-    tokens, _ = learned.lookback_test_set(100, 64, seed=1064)
+    tokens, _ = learned.lookback_test_set(1000, 64, seed=1064)
     b = tokens.shape[1] - 1  # B is the last token
     distances = [b - list(row).index(0) for row in tokens]
     return sum(d > 15 for d in distances) / len(distances)
@@ -92,7 +92,7 @@ def test_unseen_share_right(answer, capsys):
     [
         (0.5, "far distances start at 3"),
         (48 / 61, "near half counts too"),
-        (SHARE * 200, "not the number"),
+        (SHARE * 2000, "not the number"),
         (0.1, "count those larger"),
         ("lots", "single number"),
         ([0.3, 0.4], "single number"),

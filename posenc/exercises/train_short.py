@@ -15,7 +15,7 @@ __all__ = [
 ]
 
 # The chapter's set-up: training lengths 4 to 16, the look-back window 2, and
-# the look-back test set of length 64 (100 pairs, seed 1000 + length).
+# the look-back test set of length 64 (1000 pairs, seed 1000 + length).
 _LONGEST_TRAINED_DISTANCE = 15
 _WINDOW = 2
 
@@ -78,7 +78,7 @@ def check_tst_alias(answer):
 
 
 def _unseen_share():
-    tokens, _ = lookback_test_set(100, 64, window=_WINDOW, seed=1064)
+    tokens, _ = lookback_test_set(1000, 64, window=_WINDOW, seed=1064)
     distance = 64 - 1 - (tokens == 0).argmax(axis=1)
     return float(np.mean(distance > _LONGEST_TRAINED_DISTANCE))
 
@@ -87,8 +87,8 @@ def check_tst_unseen_share(share):
     """Check the share of the length-64 look-back test set with ``A`` at a distance never trained.
 
     The exercise: in the chapter's test set ``tests["look-back", 64]``
-    (``learned.lookback_test_set(100, 64, seed=1064)``), the fraction of the
-    200 sequences whose ``A`` lies farther than 15 places before ``B``. The
+    (``learned.lookback_test_set(1000, 64, seed=1064)``), the fraction of the
+    2000 sequences whose ``A`` lies farther than 15 places before ``B``. The
     share expected from the construction of the test set is accepted too.
 
     Parameters
