@@ -760,14 +760,14 @@ def _forward(model, p, tokens, *, all_rows=False):
         cos, sin = _rope_tables(model, n, dtype)  # (n, 2 d)
         table = np.broadcast_to(table, (M, n, vocab_size, 3 * d_model)).copy()
         table[..., :2 * d_model] = _rotate(table[..., :2 * d_model], cos[:, None], sin[:, None])
-    # per head, its q, k and v side by side: (M, H, n or 1, V, 3 d_h)
+    # one table each for q, k and v, per head: (M, H, n or 1, V, d_h)
     n_table = table.shape[1]
-    table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(0, 4, 1, 2, 3, 5)
-    table = table.reshape(M, n_heads, n_table, vocab_size, 3 * d_h)
+    table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(3, 0, 4, 1, 2, 5)
+    q_table, k_table, v_table = _moved(table)
     first, r = _read_rows(model, n, dtype, all_rows)  # the readout reads rows first..n-1
-    qkv = _look_up(table, tokens)  # (M, batch, H, n, 3 d_h)
-    q = qkv[..., first:, :d_h] / np.sqrt(d_h, dtype=dtype)
-    k, v = np.ascontiguousarray(qkv[..., d_h:2 * d_h]), np.ascontiguousarray(qkv[..., 2 * d_h:])
+    q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
+    q /= np.sqrt(d_h, dtype=dtype)
+    k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
     # numpy multiplies a stack of small matrices much faster when each operand
     # is stored in the order the product reads it: hence k transposed, in a copy
     S = q @ np.ascontiguousarray(np.swapaxes(k, -1, -2))  # (M, batch, H, rows, n): q_i . k_j / sqrt(d_h)
@@ -791,19 +791,34 @@ def _positions(model, p, n, dtype):
     return None
 
 
-def _look_up(table, tokens):
-    """``table[m, h, i, x[m, b, i]]`` for every model, sequence, head and position.
+def _look_up(table, tokens, first=0):
+    """``table[m, h, i, x[m, b, i]]`` for every model, sequence, head and position ``i >= first``.
 
     ``table`` is ``(M, H, n or 1, V, w)``; with one row it serves every
-    position. Returns ``(M, batch, H, n, w)``. (One flat index and
+    position. Returns ``(M, batch, H, n - first, w)``. (One flat index and
     ``np.take`` are several times faster than four index arrays.)
     """
     M, n_heads, n_table, vocab_size, width = table.shape
     n = tokens.shape[-1]
-    rows = np.arange(n) if n_table > 1 else np.zeros(n, dtype=int)
+    rows = np.arange(first, n) if n_table > 1 else np.zeros(n - first, dtype=int)
     start = ((np.arange(M)[:, None, None, None] * n_heads + np.arange(n_heads)[:, None])
              * n_table + rows) * vocab_size  # where the rows of (m, h, i) begin
-    return np.take(table.reshape(-1, width), start + tokens[..., None, :], axis=0)
+    return np.take(table.reshape(-1, width), start + tokens[..., None, first:], axis=0)
+
+
+def _moved(x, out=None):
+    """``x`` (a view with its axes rearranged) copied into a new array, or into ``out``.
+
+    ``x`` has its last axis, the ``d_h`` numbers of a head, contiguous.
+    numpy rearranges an array several times faster when each such row is
+    one item of ``d_h * itemsize`` bytes than when it is ``d_h`` floats:
+    hence the ``np.void`` views. The numbers are copied untouched.
+    """
+    as_items = np.dtype((np.void, x.shape[-1] * x.itemsize))
+    if out is None:
+        out = np.empty(x.shape, dtype=x.dtype)
+    out.view(as_items)[..., 0] = x.view(as_items)[..., 0]
+    return out
 
 
 def _loss_and_grads(model, p, tokens, labels):
@@ -825,24 +840,26 @@ def _loss_and_grads(model, p, tokens, labels):
 
     grads = {"W_out": np.swapaxes(cache["pooled"], 1, 2) @ d_logits, "b_out": d_logits.sum(axis=1)}
     d_pooled = (d_logits @ np.swapaxes(p["W_out"], 1, 2)).reshape(*a_bar.shape[:3], d_h)
-    d_qkv = np.zeros((*v.shape[:-1], 3 * d_h), dtype=v.dtype)  # d_q, d_k, d_v side by side
-    d_qkv[..., 2 * d_h:] = a_bar[..., :, None] @ d_pooled[..., None, :]  # dv_j = a_bar_j d_pooled
+    d_v = a_bar[..., :, None] @ d_pooled[..., None, :]  # dv_j = a_bar_j d_pooled
     # dA_ij = r_i g_j with g_j = v_j . d_pooled; every row read has the same weight r_i
     # (1/n for "mean", 1 for the last row alone), so it goes into g: g -> r_i g
     g = v @ (r[0] * d_pooled)[..., None]  # (M, batch, H, n, 1)
     d_S = np.swapaxes(g, -1, -2) - A @ g  # g_j - sum_l A_il g_l
     d_S *= A  # the softmax backward: A * (dA - rowsum(dA * A))
-    d_qkv[..., first:, :d_h] = d_S @ k / np.sqrt(d_h, dtype=d_S.dtype)  # S = q k^T / sqrt(d_h)
-    d_qkv[..., d_h:2 * d_h] = np.swapaxes(np.ascontiguousarray(np.swapaxes(q, -1, -2)) @ d_S, -1, -2)
+    d_q = d_S @ k  # S = q k^T / sqrt(d_h); rows first..n-1
+    d_q /= np.sqrt(d_h, dtype=d_S.dtype)
+    d_k = np.swapaxes(d_S, -1, -2) @ q
 
     # back into the table: add up the gradients of every look-up of (position i, token t),
-    # one matrix product per position: one_hot^T @ d_qkv
-    d_qkv = d_qkv.transpose(0, 3, 1, 2, 4).reshape(M, n, batch, 3 * d_model)  # (M, n, batch, ...)
-    one_hot = np.broadcast_to(tokens, (M, batch, n)).transpose(0, 2, 1)[..., None, :] == \
-        np.arange(vocab_size)[:, None]  # (M, n, V, batch)
-    d_table = one_hot.astype(d_qkv.dtype) @ d_qkv  # (M, n, V, H * 3 d_h)
-    d_table = np.moveaxis(d_table.reshape(M, n, vocab_size, n_heads, 3, d_h), 4, 3).reshape(
-        M, n, vocab_size, 3 * d_model)  # q of every head, then k, then v: (M, n, V, 3 d)
+    # one matrix product per position, one_hot^T @ (the gradients of that position,
+    # sequence by sequence); q's of rows first..n-1 only, k's and v's of all rows
+    one_hot = (np.broadcast_to(tokens, (M, batch, n)).transpose(0, 2, 1)[..., None, :] ==
+               np.arange(vocab_size)[:, None]).astype(v.dtype)  # (M, n, V, batch)
+    d_table = np.zeros((M, n, vocab_size, 3, d_model), dtype=v.dtype)  # q, k, v; heads side by side
+    for part, (d, start) in enumerate([(d_q, first), (d_k, 0), (d_v, 0)]):
+        d = _moved(d.transpose(0, 3, 1, 2, 4)).reshape(M, n - start, batch, d_model)
+        d_table[:, start:, :, part] = one_hot[:, start:] @ d
+    d_table = d_table.reshape(M, n, vocab_size, 3 * d_model)  # q of every head, then k, then v
     if model["scheme"] == "rope":  # the transpose of a rotation turns by the opposite angle
         cos, sin = _rope_tables(model, n, d_table.dtype)
         d_table[..., :2 * d_model] = _rotate(d_table[..., :2 * d_model], cos[:, None], -sin[:, None])
@@ -870,13 +887,29 @@ def _softmax(S):
     that row far below the matrix's largest) is each row shifted by its own
     maximum instead.
     """
-    A = np.exp(S - S.max(axis=(-2, -1), keepdims=True))
+    A = S - S.max(axis=(-2, -1), keepdims=True)
+    np.exp(A, out=A)  # in place: a new array of this size costs more than the exponentials
     sums = A @ np.ones((A.shape[-1], 1), dtype=A.dtype)  # row sums, (..., rows, 1)
     if not np.all(sums > _SAFE_SUM[A.dtype.char]):
-        A = np.exp(S - S.max(axis=-1, keepdims=True))
+        A = np.exp(S - _row_max(S))
         sums = A.sum(axis=-1, keepdims=True)
     A /= sums
     return A
+
+
+def _row_max(S):
+    """``S.max(axis=-1, keepdims=True)``, the largest entry of every row.
+
+    numpy reduces a short last axis row by row, slowly: for the rows of 16
+    keys or fewer of training, the element-wise maximum of the columns, one
+    column at a time, gives the same numbers about ten times faster.
+    """
+    if S.shape[-1] > 16:
+        return S.max(axis=-1, keepdims=True)
+    largest = S[..., :1].copy()
+    for j in range(1, S.shape[-1]):
+        np.maximum(largest, S[..., j:j + 1], out=largest)
+    return largest
 
 
 # a row whose sum of exponentials is below this has lost precision to underflow
@@ -1111,7 +1144,10 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
     rngs = _data_rngs(seed, model)
     length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
-    trained = dict(model, params={name: x.copy() for name, x in model["params"].items()})
+    # The trained parameters are views of one flat array, which Adam updates as
+    # a whole: entry by entry, exactly as parameter by parameter, in one call.
+    flat, trained_params = _one_array(model["params"])
+    trained = dict(model, params=trained_params)
     params = _stacked(trained)  # views: a single model is a stack of one
     M = len(rngs)
     history = {"loss": np.empty((M, steps)), "accuracy": np.empty((M, steps)),
@@ -1123,12 +1159,32 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         tokens = np.stack([np.asarray(t) for t, _ in batches])
         labels = np.stack([np.asarray(y) for _, y in batches])
         loss, grads, logits = _loss_and_grads(trained, params, tokens, labels)
-        adam_step(params, grads, state, lr=lr * (1 - step / steps))  # lr/steps at the last step
+        if flat is not None:  # the gradients in the order of the flat array
+            grads = {"all": np.concatenate([grads[name].ravel() for name in params])}
+        adam_step(flat or params, grads, state, lr=lr * (1 - step / steps))  # lr/steps at the last step
         history["loss"][:, step], history["length"][step] = loss, n
         history["accuracy"][:, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
     if model.get("n_models") is None:
         history["loss"], history["accuracy"] = history["loss"][0], history["accuracy"][0]
     return trained, history
+
+
+def _one_array(params):
+    """A copy of ``params`` whose arrays are views of one flat array: ``({"all": flat}, views)``.
+
+    The flat array holds the parameters one after the other, in the order of
+    ``params``, so that the gradients, concatenated in the same order, line
+    up with it. Parameters of several dtypes (a model put together by hand)
+    cannot share one array: then ``(None, copies)``.
+    """
+    if len({np.asarray(x).dtype for x in params.values()}) > 1:
+        return None, {name: np.array(x) for name, x in params.items()}
+    flat = np.concatenate([np.ravel(x) for x in params.values()])
+    views, start = {}, 0
+    for name, x in params.items():
+        views[name] = flat[start:start + np.size(x)].reshape(np.shape(x))
+        start += np.size(x)
+    return {"all": flat}, views
 
 
 # --- argument checks ------------------------------------------------------

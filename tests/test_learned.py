@@ -728,6 +728,40 @@ def test_the_softmax_shifts_row_by_row_when_one_maximum_per_matrix_would_underfl
                                rtol=1e-6)
 
 
+@pytest.mark.parametrize("n", [1, 2, 7, 16, 17, 40])
+def test_the_row_maxima_are_those_of_numpy(n):
+    # column by column for short rows, numpy's reduction for long ones: the same numbers
+    S = np.random.default_rng(n).normal(size=(2, 3, 5, n)).astype(np.float32)
+    S[0, 0, :, 0] = -np.inf  # a masked key
+    S[1, 2, 3, :] = -np.inf  # a row with every key masked
+    np.testing.assert_array_equal(learned._row_max(S), S.max(axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_train_updates_the_parameters_exactly_as_adam_step_does(dtype):
+    # train() updates all parameters as one flat array: entry by entry, the same numbers
+    model = init_model("learned", seed=[3, 5], dtype=dtype)
+    trained, history = train(model, steps=30, lengths=(4, 9), seed=[3, 5])
+    params = {name: x.copy() for name, x in model["params"].items()}
+    rngs, lengths, state = [np.random.default_rng(s) for s in (3, 5)], np.random.default_rng(0), {}
+    for step in range(30):
+        n = int(lengths.integers(4, 10))
+        tokens, labels = zip(*(order_task(32, n, seed=rng) for rng in rngs))
+        _, grads = loss_and_grads(dict(model, params=params), np.stack(tokens), np.stack(labels))
+        adam_step(params, grads, state, lr=0.02 * (1 - step / 30))
+    for name, x in params.items():
+        np.testing.assert_array_equal(trained["params"][name], x)
+        assert trained["params"][name].dtype == dtype
+
+
+def test_train_keeps_the_dtype_of_each_parameter_of_a_model_put_together_by_hand():
+    model = init_model("learned", dtype=np.float32)
+    mixed = dict(model, params=dict(model["params"], P=model["params"]["P"].astype(np.float64)))
+    trained, _ = train(mixed, steps=3)
+    assert trained["params"]["P"].dtype == np.float64 and trained["params"]["E"].dtype == np.float32
+    assert mixed["params"]["P"].dtype == np.float64  # the input is not changed
+
+
 # --- test sets of pairs ----------------------------------------------------------
 
 
