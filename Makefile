@@ -57,8 +57,9 @@ pdf: $(STAMP)
 	$(BIN)/jupyter-book build . --builder singlehtml -W -n --keep-going
 	$(BIN)/python book/_ext/make_pdf.py _build/singlehtml _build/pdf/book.pdf
 
+# The student editions run whole (tests marked "classroom") in classroom-check.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile book tests posenc
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not classroom" book tests posenc
 
 # JupyterLab and jupyterlab-myst (requirements-lab.txt) on top of the book's
 # environment, opened on book/. The server's root is the repository, so
@@ -105,6 +106,7 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 
 classroom-check: $(STAMP) $(CLASSROOM_STAMP)
 	$(BIN)/python -m pytest tests/classroom_check.py
+	$(BIN)/python -m pytest -n auto -m classroom tests/test_classroom.py
 
 exercises: $(STAMP)
 	$(BIN)/python tests/nbtools.py exercises

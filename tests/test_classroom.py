@@ -351,6 +351,7 @@ def test_student_edition_matches_what_nbgrader_releases(student):
         assert a.get("outputs", []) == b.get("outputs", []) == []
 
 
+@pytest.mark.classroom  # each chapter run whole a second time: in make classroom-check
 @each_notebook
 def test_student_notebook_fails_only_at_exercise_cells(path, student):
     executed = _run_student(student[path])
