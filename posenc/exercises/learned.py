@@ -164,7 +164,7 @@ def check_learned_bag_tasks(answer):
                 "the bag of tokens.")
     elif "c" in chosen:
         hint = ("For task (c), move the first A to the end of the sequence: the bag of "
-                "tokens is the same, is the label?")
+                "tokens stays the same; does the label?")
     else:
         hint = ("A model without positions can be right on every sequence only when the label "
                 "does not change under any reordering of the tokens. Test each task with that question.")
