@@ -55,7 +55,7 @@ book: $(STAMP)
 pdf: $(STAMP)
 	rm -rf _build/singlehtml _build/pdf
 	$(BIN)/jupyter-book build . --builder singlehtml -W -n --keep-going
-	$(BIN)/python book/_ext/make_pdf.py _build/singlehtml _build/pdf/book.pdf
+	$(BIN)/python -m tools.make_pdf _build/singlehtml _build/pdf/book.pdf
 
 # The student editions run whole (tests marked "classroom") in classroom-check.
 test: $(STAMP)
@@ -75,19 +75,19 @@ lab: $(LAB_STAMP)
 # or three for the chapters in a fresh environment; --durations lists each
 # step's time); .ci/run runs both.
 lab-check: $(LAB_STAMP)
-	$(BIN)/python -m pytest --durations=0 tests/check_lab.py tests/check_standalone.py
+	$(BIN)/python -m pytest --durations=0 tests/book/check_lab.py tests/book/check_standalone.py
 
 execute: $(STAMP)
-	$(BIN)/python tests/nbtools.py execute $(NOTEBOOKS)
+	$(BIN)/python -m tools.nbtools execute $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(BIN)/python tests/nbtools.py student
+	$(BIN)/python -m tools.nbtools student
 
 otter: $(STAMP)
-	$(BIN)/python tests/nbtools.py otter
+	$(BIN)/python -m tools.nbtools otter
 
 nbgrader: $(STAMP)
-	$(BIN)/python tests/nbtools.py nbgrader
+	$(BIN)/python -m tools.nbtools nbgrader
 
 # The graders live in an environment of their own (requirements-classroom.txt
 # says why); `make classroom-check` runs them, as book/teachers.md tells a
@@ -105,17 +105,17 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 	touch $(CLASSROOM_STAMP)
 
 classroom-check: $(STAMP) $(CLASSROOM_STAMP)
-	$(BIN)/python -m pytest tests/classroom_check.py
-	$(BIN)/python -m pytest -n auto -m classroom tests/test_classroom.py
+	$(BIN)/python -m pytest tests/book/check_classroom.py
+	$(BIN)/python -m pytest -n auto -m classroom tests/book/test_classroom.py
 
 exercises: $(STAMP)
-	$(BIN)/python tests/nbtools.py exercises
+	$(BIN)/python -m tools.nbtools exercises
 
 # Not a test: timings depend on the machine and its load. Prints a table of
 # times and ratios; the appendix on fast tables shows the JSON it writes.
 bench: $(STAMP)
-	$(BIN)/python tests/bench_sinusoidal.py
-	$(BIN)/python tests/bench_training.py
+	$(BIN)/python -m tools.bench_sinusoidal
+	$(BIN)/python -m tools.bench_training
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -29,7 +29,7 @@ Transformers' ``rope_scaling`` (``rope_parameters``) configuration, for
 example ``{"rope_type": "yarn", "factor": 4.0,
 "original_max_position_embeddings": 4096}``, and the arithmetic follows that
 library's ``modeling_rope_utils`` step by step, so that the numbers agree
-with the models it loads (``tests/test_scaling.py`` checks them against
+with the models it loads (``tests/unit/test_scaling.py`` checks them against
 values computed with Transformers, the YaRN authors' code and Meta's
 ``apply_scaling``).
 """

@@ -5,23 +5,15 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import pathlib
 import subprocess
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-BOOK = ROOT / "book"
-HTML = ROOT / "_build" / "html"
+from tools.paths import HTML, ROOT
 
 # tests/fixtures holds a demo notebook that is not part of the book: pytest
 # must not collect it (nbval would re-run it) nor its checker module.
 collect_ignore = ["fixtures"]
-
-
-def notebooks():
-    """Every chapter notebook under book/, in name order."""
-    return sorted(p for p in BOOK.glob("*.ipynb"))
 
 
 @pytest.fixture(scope="session")
@@ -58,15 +50,3 @@ def built_book(tmp_path_factory):
     assert (HTML / "index.html").is_file(), (
         f"no _build/html/index.html after `make book`:\n{built['log']}")
     return HTML
-
-
-def assert_correct_reveals_nothing(capsys, check, args, giveaways):
-    """Run an exercise checker on a right answer: it must pass, and its message
-    must contain none of ``giveaways`` (the book prints the message under the
-    exercise, outside the solution's toggle). Returns the printed text."""
-    ok = check(*args)
-    text = capsys.readouterr().out
-    assert ok is True and text.startswith("Correct!"), text
-    for s in giveaways:
-        assert s not in text, f"success message reveals {s!r}: {text}"
-    return text

@@ -23,7 +23,7 @@
    notebooks keep them); ``static/posenc-site.js`` names each solution
    toggle after its solution ("Solution to Exercise 2.1 (...)") instead of
    "Toggle hidden content" for all of them.
-6. A section whose title is a {doc} link (the exercises page: "## {doc}`01_why_order_matters`")
+6. A section whose title is a {doc} link (the exercises page: "## {doc}`01_why`")
    is listed in the page's contents box under the chapter's title, not its
    file name.
 7. Math is typeset when the book is built: ``posenc_math.py``. Search

@@ -1,0 +1,36 @@
+"""The book builds strictly, and every page of the table of contents is in it."""
+
+from __future__ import annotations
+
+from tools.paths import ROOT
+from test_notebooks import toc_files
+
+
+def test_book_builds_strictly(built_book):
+    assert (built_book / "index.html").is_file()
+    for name in toc_files():
+        page = built_book / (name + ".html")
+        assert page.is_file(), f"{name} is in _toc.yml but {page.relative_to(ROOT)} was not built"
+
+
+def test_index_redirects_to_the_landing_page(built_book):
+    assert "book/intro.html" in (built_book / "index.html").read_text()
+
+
+def test_api_page_documents_every_public_function_and_no_checker(built_book):
+    import re
+
+    import posenc
+    import posenc.exercises
+    import posenc.plot
+
+    ids = set(re.findall(r'id="(posenc\.[\w.]+)"', (built_book / "book" / "api.html").read_text()))
+    expected = {f"{module.__name__}.{name}" for module in (posenc, posenc.plot)
+                for name in module.__all__ if callable(getattr(module, name))}  # functions, not constants or modules
+    assert len(expected) > 30
+    assert expected - ids == set(), "public functions missing from the API page"
+    # a checker's docstring says what a correct answer must satisfy: not on a page students read
+    checkers = {name for name in dir(posenc.exercises) if name.startswith("check_")}
+    assert checkers, "posenc.exercises has no checkers?"
+    leaked = {i for i in ids if i.rsplit(".", 1)[-1] in checkers}
+    assert leaked == set(), f"exercise checkers documented on the API page: {sorted(leaked)}"

@@ -1,0 +1,665 @@
+"""The classroom edition: exercises, the student edition, nbgrader, the pages.
+
+Every test runs over each notebook under book/ and over
+tests/fixtures/exercise_demo.ipynb, a two-exercise notebook that is not part
+of the book (see tests/fixtures/README.md), so the machinery is proven even
+before a chapter exists. The rules themselves live in tools/classroom.py;
+the last tests of this file feed them broken notebooks to prove they can fail.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import pathlib
+import re
+import subprocess
+import sys
+
+import bs4
+import markdown_it
+import nbformat
+import numpy as np
+import pytest
+import yaml
+
+from tools import classroom
+import posenc
+from tools.paths import FIXTURES, ROOT, notebooks
+from test_notebooks import toc_files
+
+FIXTURE = FIXTURES / "exercise_demo.ipynb"
+NBGRADER_RELEASE = FIXTURES / "exercise_demo.nbgrader-release.ipynb"
+from tests.fixtures import demo_checks
+
+BOOK_NOTEBOOKS = notebooks()
+ALL_NOTEBOOKS = [*BOOK_NOTEBOOKS, FIXTURE]
+
+
+def _chapter_notebooks():
+    """The notebooks of the toc part "Chapters": each must end with exercises.
+    (Appendices may have none.)"""
+    parts = yaml.safe_load((ROOT / "_toc.yml").read_text()).get("parts", [])
+    files = [c["file"] for p in parts if p.get("caption") == "Chapters" for c in p["chapters"]]
+    return [p for p in BOOK_NOTEBOOKS if name(p).removesuffix(".ipynb") in files]
+
+
+def name(path):
+    return str(path.relative_to(ROOT))
+
+
+def module_name(path):
+    """The module whose checkers the notebook's check cells call."""
+    return "demo_checks" if path == FIXTURE else classroom.CHECKER_MODULE
+
+
+def checkers(path):
+    return demo_checks if path == FIXTURE else posenc.exercises
+
+
+@functools.cache
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def exercises_of(path):
+    return classroom.find_exercises(read(path), module=module_name(path))[0]
+
+
+each_notebook = pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=name)
+
+
+# --- every exercise has the convention's form ------------------------------
+
+
+@each_notebook
+def test_exercises_follow_the_convention(path):
+    exercises, problems = classroom.find_exercises(read(path), module=module_name(path))
+    assert not problems, f"{name(path)}:\n" + "\n".join(problems)
+    if path == FIXTURE or path in _chapter_notebooks():
+        assert exercises, f"{name(path)} has no exercise; every chapter ends with exercises"
+
+
+@each_notebook
+def test_exercises_read_as_text_where_myst_is_not_rendered(path):
+    """Colab, GitHub and JupyterLab without jupyterlab-myst render a markdown
+    cell as CommonMark (markdown-it's "commonmark" preset stands in for them
+    here). There an exercise must still read as an exercise: its task
+    rendered exactly as it would be on its own (not inside a code block,
+    not run into a directive line), the title visible in the line above it,
+    and the closing fence on a line of its own below it."""
+    md = markdown_it.MarkdownIt("commonmark")
+    nb = read(path)
+    for ex in exercises_of(path):
+        source = nb.cells[ex.cells["exercise"]].source
+        (directive,) = [d for d in classroom.directives(source) if d.name == "exercise"]
+        html = md.render(source)
+        blocks = bs4.BeautifulSoup(html, "html.parser").find_all(recursive=False)
+        where = f"{name(path)}, {ex.label}"
+        assert md.render(directive.body) in html, f"{where}: the task does not read as text in Colab:\n{html}"
+        assert blocks[0].name == "p" and blocks[0].get_text().startswith(f":::{{exercise}} {ex.title}\n"), (
+            f"{where}: the title line does not read as text in Colab: {blocks[0]}")
+        assert str(blocks[-1]) == "<p>:::</p>", f"{where}: the closing fence is not on its own: {blocks[-1]}"
+
+
+def test_every_chapter_is_in_the_chapters_part():
+    chapters = _chapter_notebooks()
+    assert len(chapters) >= 4, f"the toc part 'Chapters' lists only {chapters}"
+    assert all(p.name[:2].isdigit() for p in chapters)
+
+
+@each_notebook
+def test_check_cells_call_a_checker_that_exists(path):
+    for ex in exercises_of(path):
+        if ex.checker is None:
+            continue  # a malformed check cell: test_exercises_follow_the_convention says so
+        assert callable(getattr(checkers(path), ex.checker, None)), (
+            f"{name(path)}, {ex.label}: {module_name(path)}.{ex.checker} does not exist"
+        )
+
+
+@each_notebook
+def test_nbgrader_accepts_the_metadata(path):
+    problems = classroom.nbgrader_problems(read(path))
+    assert not problems, f"{name(path)}: nbgrader generate_assignment would refuse it:\n" + "\n".join(problems)
+
+
+@each_notebook
+def test_stored_checks_print_correct(path):
+    """The stored solution passes its own check, and the check says so."""
+    nb = read(path)
+    for ex in exercises_of(path):
+        outputs = nb.cells[ex.cells["check"]].outputs
+        texts = [o.get("text", "") for o in outputs if o.output_type == "stream" and o.name == "stdout"]
+        assert len(outputs) == 1 and len(texts) == 1 and texts[0].startswith("Correct! "), (
+            f"{name(path)}, {ex.label}: the stored check cell should print one line "
+            f"'Correct! ...', got {outputs}"
+        )
+
+
+def test_labels_are_unique_across_the_book():
+    labels = [ex.label for path in BOOK_NOTEBOOKS for ex in exercises_of(path)]
+    assert len(labels) == len(set(labels)), f"duplicate exercise labels: {sorted(labels)}"
+
+
+# --- checkers: each used by a notebook, documented and tested ----------------
+
+
+def _public_checkers(module):
+    return sorted(n for n, f in vars(module).items()
+                  if n.startswith("check_") and callable(f) and f.__module__ == module.__name__)
+
+
+@pytest.mark.parametrize("module, notebooks_, test_files", [
+    (posenc.exercises, BOOK_NOTEBOOKS, sorted((ROOT / "tests" / "exercises").glob("test_*.py"))),
+    (demo_checks, [FIXTURE], [ROOT / "tests" / "book" / "test_classroom.py"]),
+], ids=["posenc.exercises", "demo_checks"])
+def test_every_checker_is_used_documented_and_tested(module, notebooks_, test_files):
+    used = {ex.checker for path in notebooks_ for ex in exercises_of(path)}
+    tests = "\n".join(p.read_text() for p in test_files)
+    for checker in _public_checkers(module):
+        assert checker in used, f"{module.__name__}.{checker} is not used by any exercise"
+        doc = getattr(module, checker).__doc__ or ""
+        assert "Parameters" in doc and "Returns" in doc, f"{checker} needs a numpydoc docstring"
+        assert re.search(rf"\b{checker}\b", tests), (
+            f"{checker} is not tested in any of {[p.name for p in test_files]}"
+        )
+
+
+# The fixture's own checkers, tested as every chapter's checkers are.
+
+NORMS = np.full(6, np.sqrt(2.0))
+
+
+@pytest.mark.parametrize("answer", [
+    NORMS, list(NORMS), tuple(NORMS), NORMS.astype(np.float32),
+    np.linalg.norm(posenc.sinusoidal(6, 4), axis=1),
+], ids=["array", "list", "tuple", "float32", "computed"])
+def test_check_demo_norms_accepts_every_correct_form(answer, capsys):
+    assert demo_checks.check_demo_norms(answer)
+    assert capsys.readouterr().out.startswith("Correct! ")
+
+
+@pytest.mark.parametrize("answer", [
+    np.linalg.norm(posenc.sinusoidal(6, 4), axis=0),  # wrong axis: 4 numbers
+    NORMS ** 2, NORMS[:5], "sqrt(2)", None, [[1.0], [1.0, 2.0]], NORMS + 1e-3,
+], ids=["wrong-axis", "squared", "short", "text", "none", "ragged", "off"])
+def test_check_demo_norms_rejects_wrong_answers_without_revealing(answer, capsys):
+    assert not demo_checks.check_demo_norms(answer)
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet. ")
+    assert "1.41" not in out and "sqrt(2)" not in out and "√2" not in out
+
+
+@pytest.mark.parametrize("answer", [
+    lambda d: posenc.frequencies(d)[-1],
+    lambda d: 10000.0 ** (-2 * ((d + 1) // 2 - 1) / d),
+    lambda d: np.float32(posenc.frequencies(d)[-1]),
+], ids=["posenc", "formula", "float32"])
+def test_check_demo_last_frequency_accepts_correct_functions(answer, capsys):
+    assert demo_checks.check_demo_last_frequency(answer)
+    assert capsys.readouterr().out.startswith("Correct! ")
+
+
+def _raises(d):
+    raise NotImplementedError()
+
+
+@pytest.mark.parametrize("answer", [
+    lambda d: posenc.frequencies(d)[0],  # the first pair, not the last
+    lambda d: 10000.0 ** (-((d + 1) // 2 - 1) / d),  # i instead of 2i
+    0.01, _raises,
+], ids=["first-pair", "i-not-2i", "not-a-function", "raises"])
+def test_check_demo_last_frequency_rejects_wrong_answers(answer, capsys):
+    assert not demo_checks.check_demo_last_frequency(answer)
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet. ")
+    assert "0.01" not in out and "1e-" not in out
+
+
+# --- the exercises page and the teachers' part of the book -------------------
+
+
+def test_exercises_page_lists_every_exercise():
+    text = classroom.EXERCISES_PAGE.read_text()
+    for path in BOOK_NOTEBOOKS:
+        for ex in exercises_of(path):
+            assert f"{{ref}}`{ex.label}`" in text, (
+                f"{ex.label} ({path.name}) is missing from book/exercises.md: run `make exercises`"
+            )
+    assert text == classroom.exercises_page(text, BOOK_NOTEBOOKS), (
+        "book/exercises.md is out of date: run `make exercises`"
+    )
+
+
+def test_exercise_list_groups_exercises_under_their_chapter():
+    listing = classroom.exercise_list([FIXTURE, FIXTURE])
+    section = "## {doc}`exercise_demo`\n\n- {ref}`ex-demo-norms`: Row norms\n- {ref}`ex-demo-last-frequency`: The slowest pair"
+    assert listing == section + "\n\n" + section
+    assert classroom.exercise_list([]) == "No chapter has exercises yet."
+
+
+def _toc_parts():
+    return yaml.safe_load((ROOT / "_toc.yml").read_text()).get("parts", [])
+
+
+def test_teacher_pages_are_a_part_before_the_back_matter():
+    captions = [p.get("caption") for p in _toc_parts()]
+    assert "For teachers" in captions and "Back matter" in captions, captions
+    assert captions.index("For teachers") < captions.index("Back matter")
+    part = _toc_parts()[captions.index("For teachers")]
+    assert [c["file"] for c in part["chapters"]] == ["book/exercises", "book/teachers"]
+
+
+def test_chapters_are_numbered_so_exercises_are_numbered_per_chapter():
+    """Exercise 2.3 means chapter 2: that needs `numbered: true` on each part
+    that holds chapter notebooks (Sphinx numbers figures and exercises by
+    section only in a numbered toctree; otherwise they run 1..N over the book)."""
+    chapters = {name(p).removesuffix(".ipynb") for p in BOOK_NOTEBOOKS if exercises_of(p)}
+    for part in _toc_parts():
+        files = {c.get("file") for c in part.get("chapters", [])}
+        if files & chapters:
+            assert part.get("numbered") is True, (
+                f"the part {part.get('caption')!r} holds chapters; give it `numbered: true` in _toc.yml"
+            )
+    assert set(toc_files()) >= chapters
+
+
+def test_sphinx_exercise_is_enabled():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert "sphinx_exercise" in config["sphinx"]["extra_extensions"]
+
+
+# --- the student edition -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory):
+    """The student edition of every notebook: {source path: student path}.
+
+    Book chapters are written together, as `make student` does; the fixture
+    on its own, with its checker module beside it.
+    """
+    out = tmp_path_factory.mktemp("student")
+    written = classroom.write_student(BOOK_NOTEBOOKS, out / "book")
+    written.extend(classroom.write_student([FIXTURE], out / "fixture"))
+    (out / "fixture" / "demo_checks.py").write_text((FIXTURES / "demo_checks.py").read_text())
+    return dict(zip(ALL_NOTEBOOKS, written))
+
+
+@functools.cache
+def _run_student(path):
+    nb = nbformat.read(path, as_version=4)
+    return classroom.run_all_cells(nb, path.parent)
+
+
+@each_notebook
+def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, student):
+    source, target = read(path), nbformat.read(student[path], as_version=4)
+    nbformat.validate(target)
+    assert target.metadata == source.metadata
+    assert len(target.cells) == len(source.cells)
+    solution_cells = {ex.cells["solution"] for ex in exercises_of(path)}
+    for i, (a, b) in enumerate(zip(source.cells, target.cells)):
+        where = f"{name(path)}, cell {i + 1}"
+        assert (b.cell_type, b.get("id"), b.metadata) == (a.cell_type, a.get("id"), a.metadata), where
+        if i in solution_cells:
+            assert b.source == classroom.clear_solution_regions(a.source), where
+            assert classroom.CODE_STUB.split("\n")[1] in b.source, where
+        else:
+            assert b.source == a.source, f"{where} changed in the student edition"
+        if b.cell_type == "code":
+            assert b.outputs == [] and b.execution_count is None, f"{where} keeps its outputs"
+
+
+@each_notebook
+def test_no_solution_text_survives(path, student):
+    text = student[path].read_text()
+    if not exercises_of(path):  # an appendix without exercises
+        assert classroom.BEGIN_WORDS not in text
+        return
+    secret = classroom.solution_only_lines(read(path))
+    assert secret, f"{name(path)}: no solution line found to hide"
+    assert classroom.BEGIN_WORDS not in text and classroom.END_WORDS not in text
+    target = nbformat.read(student[path], as_version=4)
+    for i, cell in enumerate(target.cells):
+        lines = {line.strip() for line in cell.source.split("\n")}
+        assert not lines & secret, f"{name(path)}, cell {i + 1} shows solution lines {lines & secret}"
+
+
+def test_stubs_keep_the_indentation_of_the_marker(student):
+    target = nbformat.read(student[FIXTURE], as_version=4)
+    function_cell = next(c for c in target.cells if c.source.startswith("def last_frequency"))
+    assert "\n    # YOUR CODE HERE\n    raise NotImplementedError()\n" in function_cell.source
+    assert function_cell.source.endswith("print(last_frequency(4))")
+
+
+def test_student_edition_matches_what_nbgrader_releases(student):
+    """tests/fixtures/exercise_demo.nbgrader-release.ipynb is what nbgrader
+    0.9.6 `generate_assignment` wrote for the fixture (README there says
+    how to remake it). Our student edition agrees with it cell for cell."""
+    ours = nbformat.read(student[FIXTURE], as_version=4)
+    theirs = nbformat.read(NBGRADER_RELEASE, as_version=4)
+    assert [c.source for c in ours.cells] == [c.source for c in theirs.cells]
+    assert [c.cell_type for c in ours.cells] == [c.cell_type for c in theirs.cells]
+    for a, b in zip(ours.cells, theirs.cells):
+        mine = a.metadata.get("nbgrader")
+        released = {k: v for k, v in b.metadata.get("nbgrader", {}).items() if k not in ("checksum", "cell_type")}
+        assert (mine or {}) == released
+        assert a.get("outputs", []) == b.get("outputs", []) == []
+
+
+@pytest.mark.classroom  # each chapter run whole a second time: in make classroom-check
+@each_notebook
+def test_student_notebook_fails_only_at_exercise_cells(path, student):
+    executed = _run_student(student[path])
+    problems = classroom.execution_problems(read(path), executed, module=module_name(path))
+    assert not problems, f"{name(path)}, student edition:\n" + "\n".join(problems)
+
+
+def test_student_fixture_stops_at_each_stub_and_runs_the_rest(student):
+    executed = _run_student(student[FIXTURE])
+    for ex in exercises_of(FIXTURE):
+        solution, check = (executed.cells[ex.cells[r]] for r in ("solution", "check"))
+        assert [e.ename for e in classroom.errors_of(solution)] == ["NotImplementedError"]
+        assert classroom.errors_of(check), ex.label
+    last = executed.cells[-1]
+    assert not classroom.errors_of(last)
+    assert last.outputs[0].data["text/plain"] == "array([1.4142, 1.4142, 1.4142])"
+
+
+def test_make_student_writes_the_edition():
+    result = subprocess.run(["make", "--no-print-directory", "student"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    out = ROOT / "_build" / "student"
+    assert sorted(p.name for p in out.glob("*.ipynb")) == [p.name for p in BOOK_NOTEBOOKS]
+    assert (out / "README.md").is_file() and (out / "posenc" / "exercises" / "__init__.py").is_file()
+    pins = (out / "requirements.txt").read_text()
+    assert re.search(r"^numpy==\S+$", pins, re.M) and re.search(r"^matplotlib==\S+$", pins, re.M)
+
+
+def test_nbtools_student_takes_notebooks_and_an_output_folder(tmp_path):
+    cmd = [sys.executable, str(ROOT / "tools" / "nbtools.py"), "student", "--out", str(tmp_path / "s"), str(FIXTURE)]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "s" / FIXTURE.name).is_file()
+
+
+# --- HTML: numbered exercises, solutions behind a toggle ----------------------
+
+
+def html_problems(html, exercises, *, chapter=None):
+    """Check the built page of a notebook: every exercise numbered
+    "Exercise c.k" (k = 1, 2, ... in order, one chapter number c for the
+    page), every solution inside a dropdown and its code only there."""
+    soup = bs4.BeautifulSoup(html, "html.parser")
+    problems, numbers = [], []
+    if ".admonition.dropdown" not in html or "togglebutton" not in html:
+        problems.append("the page does not load sphinx-togglebutton for dropdowns")
+    for ex in exercises:
+        box = soup.find(id=ex.label)
+        caption = box.find(class_="caption-number") if box else None
+        m = re.fullmatch(r"Exercise (\d+)\.(\d+)", caption.get_text().strip()) if caption else None
+        if not (box and "exercise" in box["class"] and m):
+            problems.append(f"{ex.label}: no exercise numbered 'Exercise c.k' with this id "
+                            "(is its part of _toc.yml `numbered: true`?)")
+            continue
+        numbers.append((int(m[1]), int(m[2])))
+        link = soup.select_one(f'div.solution p.admonition-title a[href="#{ex.label}"]')
+        solution = link.find_parent("div", class_="solution") if link else None
+        if solution is None or "dropdown" not in solution["class"]:
+            problems.append(f"{ex.label}: the solution is not a dropdown (hidden behind a toggle)")
+    expected = [(numbers[0][0] if chapter is None else chapter, k) for k in range(1, len(numbers) + 1)]
+    if numbers != expected:
+        problems.append(f"exercises are numbered {numbers}, expected {expected}")
+    return problems
+
+
+def test_book_html_numbers_exercises_and_hides_solutions(built_book):
+    chapters_seen = set()
+    for path in filter(exercises_of, BOOK_NOTEBOOKS):
+        exercises = exercises_of(path)
+        html = (built_book / "book" / (path.stem + ".html")).read_text()
+        problems = html_problems(html, exercises)
+        assert not problems, f"{path.name}:\n" + "\n".join(problems)
+        chapter = int(re.search(r"Exercise (\d+)\.1\b", html)[1])
+        assert chapter not in chapters_seen, f"{path.name}: chapter number {chapter} used twice"
+        chapters_seen.add(chapter)
+    page = (built_book / "book" / "exercises.html").read_text()
+    for path in BOOK_NOTEBOOKS:
+        for ex in exercises_of(path):
+            assert f'href="{path.stem}.html#{ex.label}"' in page, f"exercises page does not link {ex.label}"
+
+
+@pytest.fixture(scope="module")
+def demo_book(tmp_path_factory):
+    """A two-chapter Jupyter Book made of two copies of the fixture, built strictly."""
+    root = tmp_path_factory.mktemp("demo_book")
+    for stem in ("ch1", "ch2"):
+        text = FIXTURE.read_text().replace("ex-demo-", f"ex-{stem}-")
+        (root / f"{stem}.ipynb").write_text(text)
+    (root / "index.md").write_text("# Demo\n\nA book made of the exercise fixture.\n")
+    page = f"# Exercises\n\n{classroom.PAGE_BEGIN}\n{classroom.PAGE_END}\n"
+    (root / "exercises.md").write_text(
+        classroom.exercises_page(page, [root / "ch1.ipynb", root / "ch2.ipynb"]))
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n"
+        "  - caption: Chapters\n    numbered: true\n    chapters:\n      - file: ch1\n      - file: ch2\n"
+        "  - caption: For teachers\n    chapters:\n      - file: exercises\n")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    (root / "_config.yml").write_text(yaml.safe_dump({
+        "title": "Demo", "only_build_toc_files": True,
+        "execute": {"execute_notebooks": "off"},
+        "parse": config["parse"],
+        "sphinx": {"extra_extensions": ["sphinx_exercise"]},
+    }))
+    jb = str(pathlib.Path(sys.executable).parent / "jupyter-book")  # the venv running the tests
+    result = subprocess.run([jb, "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    return root / "_build" / "html"
+
+
+def test_fixture_html_numbers_exercises_per_chapter(demo_book):
+    fixture_exercises = exercises_of(FIXTURE)
+    for chapter, stem in enumerate(("ch1", "ch2"), start=1):
+        exercises = [dataclass_replace_label(ex, stem) for ex in fixture_exercises]
+        html = (demo_book / f"{stem}.html").read_text()
+        assert not html_problems(html, exercises, chapter=chapter)
+    listing = bs4.BeautifulSoup((demo_book / "exercises.html").read_text(), "html.parser")
+    items = [li.get_text(" ", strip=True) for li in listing.select("li")
+             if li.find("a", href=re.compile("#ex-"))]
+    assert items == ["Exercise 1.1 : Row norms", "Exercise 1.2 : The slowest pair",
+                     "Exercise 2.1 : Row norms", "Exercise 2.2 : The slowest pair"]
+    links = [(a.get_text(strip=True), a["href"]) for a in listing.select("article h2 a.reference")]
+    assert links == [("Exercise demo", "ch1.html"), ("Exercise demo", "ch2.html")]
+
+
+def test_fixture_html_hides_the_solution_code_in_the_dropdown(demo_book):
+    soup = bs4.BeautifulSoup((demo_book / "ch1.html").read_text(), "html.parser")
+    dropdowns = soup.select("div.solution.dropdown")
+    assert len(dropdowns) == 2
+    hidden = " ".join(d.get_text() for d in dropdowns)
+    for d in dropdowns:
+        d.decompose()
+    visible = soup.get_text()
+    for line in classroom.solution_only_lines(read(FIXTURE)):
+        assert line in hidden and line not in visible, line
+    assert "assert demo_checks.check_demo_norms(norms)" in visible  # the check stays in view
+    assert (demo_book / "_static" / "togglebutton.js").is_file()  # served locally
+
+
+def dataclass_replace_label(ex, stem):
+    clone = copy.copy(ex)
+    clone.label = ex.label.replace("ex-demo-", f"ex-{stem}-")
+    return clone
+
+
+# --- the rules can fail: broken copies of the fixture ------------------------
+
+
+def _fixture_with(change):
+    nb = copy.deepcopy(read(FIXTURE))
+    ex = classroom.find_exercises(nb, module="demo_checks")[0][0]
+    change(nb, ex.cells)
+    return nb
+
+
+def _set(role, key, value):
+    def change(nb, cells):
+        nb.cells[cells[role]].metadata.nbgrader[key] = value
+    return change
+
+
+def _source(role, new):
+    def change(nb, cells):
+        nb.cells[cells[role]].source = new(nb.cells[cells[role]].source)
+    return change
+
+
+CONVENTION_BREAKS = {
+    "no label": (_source("exercise", lambda s: s.replace(":label: ex-demo-norms\n", "")), "no :label:"),
+    "bad label": (_source("exercise", lambda s: s.replace("ex-demo-norms", "Ex_Norms")), "must look like"),
+    "no title": (_source("exercise", lambda s: s.replace(" Row norms", "")), "short title"),
+    "unnumbered": (_source("exercise", lambda s: s.replace(":label:", ":nonumber:\n:label:")), "numbered"),
+    "not a dropdown": (_source("start", lambda s: s.replace(":class: dropdown\n", "")), ":class: dropdown"),
+    "prose in the gate": (_source("start", lambda s: s + "\n\nThe norm is sqrt(2)."), "holding only"),
+    "start names another": (_source("start", lambda s: s.replace("ex-demo-norms", "ex-demo-x")), "not the exercise"),
+    "no markers": (_source("solution", lambda s: "norms = np.linalg.norm(P, axis=1)"), "no `# BEGIN"),
+    "triple-hash markers": (_source("solution", lambda s: s.replace("# BEGIN", "### BEGIN")), "exactly as"),
+    "empty region": (_source("solution", lambda s: "# BEGIN SOLUTION\n# END SOLUTION"), "region is empty"),
+    "unclosed region": (_source("solution", lambda s: s.replace("# END SOLUTION", "")), "never closed"),
+    "wrong grade_id": (_set("solution", "grade_id", "norms"), "nbgrader metadata must be"),
+    "check not graded": (_set("check", "grade", False), "nbgrader metadata must be"),
+    "check without assert": (_source("check", lambda s: s.removeprefix("assert ")), "exactly one statement"),
+    "check of another module": (_source("check", lambda s: s.replace("demo_checks", "checks")), "exactly one statement"),
+    "two statements": (_source("check", lambda s: "print(norms)\n" + s), "exactly one statement"),
+    "no check cell": (lambda nb, c: nb.cells.pop(c["check"]), "the check must be a code cell"),
+    "markers in prose": (lambda nb, c: nb.cells.insert(1, nbformat.v4.new_markdown_cell("Use # BEGIN SOLUTION.")),
+                         "BEGIN/END SOLUTION outside"),
+    "plain solution": (lambda nb, c: nb.cells.insert(1, nbformat.v4.new_markdown_cell("```{solution} ex-demo-norms\nx\n```")),
+                       "outside an exercise"),
+    # backtick fences build the same, but read as code in Colab (nbtools.py markup)
+    "backtick exercise": (_source("exercise", lambda s: s.replace(":::", "```")), "colon fences"),
+    "backtick gate": (_source("start", lambda s: s.replace(":::", "```")), "colon fences"),
+    "backtick gate end": (_source("end", lambda s: s.replace(":::", "```")), "colon fences"),
+}
+
+
+@pytest.mark.parametrize("change, message", CONVENTION_BREAKS.values(), ids=CONVENTION_BREAKS.keys())
+def test_convention_check_finds_each_break(change, message):
+    _, problems = classroom.find_exercises(_fixture_with(change), module="demo_checks")
+    assert any(message in p for p in problems), problems
+
+
+def test_duplicate_labels_are_found():
+    nb = copy.deepcopy(read(FIXTURE))
+    nb.cells.extend(copy.deepcopy(nb.cells[6:11]))  # exercise 1 again
+    _, problems = classroom.find_exercises(nb, module="demo_checks")
+    assert any("used by several exercises" in p for p in problems), problems
+
+
+# Each case was run through `nbgrader generate_assignment` (nbgrader 0.9.6):
+# "ok" and "solution without markers" were released, every other one refused.
+NBGRADER_CASES = {
+    "ok": (lambda nb, c: None, True),
+    "solution without markers": (_source("solution", lambda s: "norms = 1"), True),
+    "duplicate grade_id": (lambda nb, c: nb.cells[c["check"]].metadata.nbgrader.update(
+        grade_id=nb.cells[c["solution"]].metadata.nbgrader.grade_id), False),
+    "grade cell without points": (lambda nb, c: nb.cells[c["check"]].metadata.nbgrader.pop("points"), False),
+    "space in grade_id": (_set("check", "grade_id", "ex demo check"), False),
+    "schema version 2": (_set("check", "schema_version", 2), False),
+    "unknown key": (_set("check", "foo", 1), False),
+    "negative points": (_set("check", "points", -1), False),
+    "missing locked": (lambda nb, c: nb.cells[c["solution"]].metadata.nbgrader.pop("locked"), False),
+    "markers in markdown": (_source("exercise", lambda s: s + "\n# BEGIN SOLUTION\nx\n# END SOLUTION"), False),
+    "markers in a plain code cell": (lambda nb, c: setattr(nb.cells[3], "source", "# BEGIN SOLUTION\nx = 1\n# END SOLUTION"), False),
+    "nested regions": (_source("solution", lambda s: "# BEGIN SOLUTION\n" + s), False),
+    "unclosed region": (_source("solution", lambda s: "# BEGIN SOLUTION\nx = 1"), False),
+    "markdown solution not graded": (lambda nb, c: nb.cells[2].metadata.update(nbgrader={
+        "solution": True, "grade": False, "locked": False, "grade_id": "md1", "schema_version": 3}), False),
+    "locked cell without grade_id": (lambda nb, c: nb.cells[3].metadata.update(nbgrader={
+        "solution": False, "grade": False, "locked": True, "schema_version": 3}), False),
+    "task in a code cell": (lambda nb, c: nb.cells[3].metadata.update(nbgrader={
+        "solution": False, "grade": False, "locked": False, "task": True, "schema_version": 3,
+        "grade_id": "t1", "points": 1}), False),
+}
+
+
+@pytest.mark.parametrize("change, accepted", NBGRADER_CASES.values(), ids=NBGRADER_CASES.keys())
+def test_nbgrader_rules_agree_with_nbgrader(change, accepted):
+    problems = classroom.nbgrader_problems(_fixture_with(change))
+    assert (not problems) == accepted, problems
+
+
+def test_student_edition_refuses_markers_outside_solution_cells():
+    nb = _fixture_with(lambda nb, c: setattr(nb.cells[3], "source", "# BEGIN SOLUTION\nx = 1\n# END SOLUTION"))
+    with pytest.raises(ValueError, match="not a solution cell"):
+        classroom.student_notebook(nb)
+
+
+def _error(ename):
+    return nbformat.v4.new_output("error", ename=ename, evalue="", traceback=[])
+
+
+def test_execution_check_finds_cells_that_need_a_solution():
+    source = copy.deepcopy(read(FIXTURE))
+    source.cells.append(nbformat.v4.new_code_cell("norms.sum()"))
+    run = classroom.student_notebook(source)
+    ex = classroom.find_exercises(source, module="demo_checks")[0]
+    for e in ex:
+        run.cells[e.cells["solution"]].outputs = [_error("NotImplementedError")]
+        run.cells[e.cells["check"]].outputs = [_error("NameError")]
+    assert classroom.execution_problems(source, run, module="demo_checks") == []
+    run.cells[-1].outputs = [_error("NameError")]
+    problems = classroom.execution_problems(source, run, module="demo_checks")
+    assert len(problems) == 1 and "raised NameError" in problems[0] and "norms.sum()" in problems[0]
+    run.cells[-1].outputs = []
+    run.cells[ex[0].cells["check"]].outputs = []
+    problems = classroom.execution_problems(source, run, module="demo_checks")
+    assert len(problems) == 1 and "passes in the student edition" in problems[0]
+
+
+def test_html_check_finds_a_visible_solution_and_a_wrong_number(demo_book):
+    html = (demo_book / "ch1.html").read_text()
+    exercises = [dataclass_replace_label(ex, "ch1") for ex in exercises_of(FIXTURE)]
+    shown = html.replace("solution dropdown admonition", "solution admonition", 1)
+    assert any("not a dropdown" in p for p in html_problems(shown, exercises))
+    renumbered = html.replace("Exercise 1.2 </span>", "Exercise 1.3 </span>")
+    assert any("numbered" in p for p in html_problems(renumbered, exercises))
+    assert any("numbered" in p for p in html_problems(html, exercises, chapter=2))
+
+
+# --- otter-grader --------------------------------------------------------------
+
+
+def test_otter_notebook_wraps_each_exercise_in_otter_blocks():
+    """The layout that `otter assign` (otter-grader 7.0.0) accepted for the
+    fixture, released with `...` in place of each solution region.
+    (`make classroom-check` runs the real otter on a chapter.)"""
+    nb = classroom.otter_notebook(read(FIXTURE), module="demo_checks", name="demo",
+                                  files=("posenc", "demo_checks.py"))
+    nbformat.validate(nb)
+    raws = [c.source for c in nb.cells if c.cell_type == "raw"]
+    question = ["# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS", "# END TESTS", "# END QUESTION"]
+    assert raws == [classroom.otter_config("demo", files=("posenc", "demo_checks.py")),
+                    "# BEGIN QUESTION\nname: ex-demo-norms\npoints: 1", *question,
+                    "# BEGIN QUESTION\nname: ex-demo-last-frequency\npoints: 1", *question]
+    kinds = [c.cell_type for c in nb.cells]
+    first = kinds.index("raw", 1)
+    assert kinds[first:first + 9] == ["raw", "markdown", "raw", "code", "raw", "raw", "code", "raw", "raw"]
+    assert not any("solution-start" in c.source or "solution-end" in c.source for c in nb.cells)
+    assert not any("nbgrader" in c.metadata for c in nb.cells)
+    check = nb.cells[first + 6]
+    # No assert: otter's doctest then shows the checker's "Not yet." hint.
+    assert check.source == "demo_checks.check_demo_norms(norms)"
+    assert check.outputs[0].text.startswith("Correct! ")  # otter's expected output ...
+    assert check.outputs[1].data == {"text/plain": "True"}  # ... then the value returned
+
+
+@each_notebook
+def test_every_notebook_converts_to_otter(path):
+    nb = classroom.otter_notebook(read(path), module=module_name(path))
+    questions = [c for c in nb.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
+    assert len(questions) == len(exercises_of(path))

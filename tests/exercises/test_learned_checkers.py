@@ -1,0 +1,195 @@
+"""Tests of the checkers of the chapter "Learned alternatives".
+
+Each checker must accept every correct form of the answer, reject wrong
+answers with a hint, and never print the expected value. The right answers
+are derived by hand from the chapter's set-up (GPT-2: 1024 positions,
+d_model 768; the table: 64 rows, training lengths 4 to 16).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posenc import exercises as ex
+
+# --- check_learned_gpt2_params ------------------------------------------------
+
+GPT2 = 1024 * 768  # 786,432
+
+
+@pytest.mark.parametrize("answer", [GPT2, float(GPT2), np.int64(GPT2), np.array(GPT2), np.array([GPT2]),
+                                    np.zeros((1024, 768)).size, 2**18 * 3])
+def test_gpt2_params_right(answer, capsys):
+    assert ex.check_learned_gpt2_params(answer)
+    assert capsys.readouterr().out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (1024, "number of rows"),
+        (768, "size of one row"),
+        (512 * 768, "another model"),
+        (1024 * 1600, "another model"),
+        (GPT2 + 1, "one row per position"),
+        (GPT2 * 2, "one row per position"),
+        ("lots", "single number"),
+        ([1024, 768], "single number"),
+    ],
+)
+def test_gpt2_params_wrong(answer, words, capsys):
+    assert ex.check_learned_gpt2_params(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
+    for shown in ("786432", "786,432", "7.86", "786 432"):
+        assert shown not in out
+
+
+# --- check_learned_extend ------------------------------------------------------
+
+
+def extend_lstsq(P, n_trained):
+    """Least-squares line through the trained rows, continued."""
+    r = np.arange(n_trained)
+    X = np.stack([np.ones(n_trained), r], axis=1)
+    (a, b), *_ = np.linalg.lstsq(X, P[:n_trained], rcond=None)
+    out = P.copy()
+    out[n_trained:] = a + np.arange(n_trained, len(P))[:, None] * b
+    return out
+
+
+def extend_polyfit(P, n_trained):
+    """The same line from np.polyfit, one column at a time, written into P in place."""
+    rows = np.arange(len(P))
+    for j in range(P.shape[1]):
+        slope, intercept = np.polyfit(np.arange(n_trained), P[:n_trained, j], 1)
+        P[n_trained:, j] = intercept + slope * rows[n_trained:]
+    return P.tolist()
+
+
+def extend_two_points(P, n_trained):
+    """Through the last two trained rows only: exact on a line, wrong on noisy rows."""
+    out = P.copy()
+    step = P[n_trained - 1] - P[n_trained - 2]
+    out[n_trained:] = P[n_trained - 1] + np.arange(1, len(P) - n_trained + 1)[:, None] * step
+    return out
+
+
+def extend_off_by_one(P, n_trained):
+    out = extend_lstsq(P, n_trained)
+    out[n_trained:] += out[1] - out[0]  # continues from r + 1
+    return out
+
+
+def extend_overwrites(P, n_trained):
+    """Replaces the trained rows by the fitted line too."""
+    out = extend_lstsq(P, n_trained)
+    X = np.stack([np.ones(n_trained), np.arange(n_trained)], axis=1)
+    out[:n_trained] = X @ np.linalg.lstsq(X, P[:n_trained], rcond=None)[0]
+    return out
+
+
+def extend_crashes(P, n_trained):
+    raise RuntimeError("not written yet")
+
+
+@pytest.mark.parametrize("answer", [extend_lstsq, extend_polyfit])
+def test_extend_right(answer, capsys):
+    assert ex.check_learned_extend(answer)
+    assert capsys.readouterr().out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (lambda P, n_trained: P, "continue the line"),
+        (extend_two_points, "least squares"),
+        (extend_off_by_one, "values of r"),
+        (extend_overwrites, "Leave the trained rows"),
+        (lambda P, n_trained: P[:n_trained], "same shape"),
+        (extend_crashes, "raised RuntimeError: not written yet"),
+        (extend_lstsq(np.ones((4, 2)), 2), "function itself"),
+    ],
+)
+def test_extend_wrong(answer, words, capsys):
+    assert ex.check_learned_extend(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
+
+
+# --- check_learned_bag_tasks -----------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["bd", "db", "b, d", "B D", ["b", "d"], {"D", "b"}, ("d", "b"), "(b) and (d)"])
+def test_bag_tasks_right(answer, capsys):
+    assert ex.check_learned_bag_tasks(answer)
+    assert capsys.readouterr().out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        ("a", "chapter's task"),
+        ("abcd", "chapter's task"),
+        ("bcd", "task (c)"),
+        ("b", "any reordering"),
+        ("d", "any reordering"),
+        ("", "letters a, b, c and d"),
+        ("bx", "letters a, b, c and d"),
+        (3, "Give the letters"),
+    ],
+)
+def test_bag_tasks_wrong(answer, words, capsys):
+    assert ex.check_learned_bag_tasks(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
+    assert "b and d" not in out and "(b) and (d)" not in out
+
+
+# --- check_learned_causal_none ---------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [1.0, 0.97, np.float64(0.93), np.array(0.99), np.array([1.0]), 1])
+def test_causal_none_right(answer, capsys):
+    assert ex.check_learned_causal_none(answer)
+    assert capsys.readouterr().out.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (0.5, "Check the set-up"),
+        (0.52, "Check the set-up"),
+        (0.7, "causal=True"),
+        (95, "between 0 and 1"),
+        (-0.1, "between 0 and 1"),
+        ("high", "single number"),
+        ([0.9, 1.0], "single number"),
+    ],
+)
+def test_causal_none_wrong(answer, words, capsys):
+    assert ex.check_learned_causal_none(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
+
+
+# --- success messages give nothing away ----------------------------------------
+# The book prints the check's output under the exercise, outside the solution's
+# toggle, so "Correct! ..." must not state the answer, its factors or the
+# reasoning (and for the causal model, not whether it stays at chance).
+
+
+@pytest.mark.parametrize("check, answer, giveaways", [
+    (ex.check_learned_gpt2_params, GPT2,
+     ["786432", "786,432", "786 432", "786", "768", "1024", "vector", "each of the", "times"]),
+    (ex.check_learned_extend, extend_lstsq, ["improve", "longest", "24", "32"]),
+    (ex.check_learned_bag_tasks, "bd",
+     ["(b)", "(d)", "b and d", "which tokens occur", "how often", "permutation-invariant",
+      "bag", "reorder"]),
+    (ex.check_learned_causal_none, 1.0,
+     ["chance", "above", "permutation", "symmetry", "breaks", "order", "position signal",
+      "sees only", "1.0", "100%"]),
+])
+def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
+    reveals_nothing(check, [answer], giveaways)

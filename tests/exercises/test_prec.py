@@ -1,0 +1,150 @@
+"""Tests of the checkers of the appendix "Positions in low precision".
+
+The right answers are worked out here by brute force, with plain integer
+rounding for bfloat16 and for the 8-bit E5M2 (and E5M2 cross-checked with
+ml_dtypes), independently of the checkers and of posenc.precision.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from posenc import exercises as ex
+
+
+def bfloat16_by_truncation_and_tie(n):
+    """Integers below 2**24 rounded to bfloat16, ties to even, written plainly."""
+    out = []
+    for k in n:
+        if k < 256:
+            out.append(k)
+            continue
+        step = 2 ** (int(k).bit_length() - 8)  # 8 significant bits
+        low, rest = divmod(k, step)
+        if 2 * rest > step or (2 * rest == step and low % 2 == 1):
+            low += 1
+        out.append(low * step)
+    return np.array(out)
+
+
+def e5m2_by_truncation_and_tie(k):
+    """A non-negative integer rounded to E5M2 (3 significant bits, largest 57344)."""
+    step = 2 ** max(k.bit_length() - 3, 0)
+    low, rest = divmod(k, step)
+    if 2 * rest > step or (2 * rest == step and low % 2 == 1):
+        low += 1
+    return low * step if low * step <= 57344 else np.inf
+
+
+STORED = bfloat16_by_truncation_and_tie(range(4096))
+PAIR = int(np.flatnonzero(STORED[:-1] == STORED[1:])[0])
+TRIPLE = int(np.flatnonzero((STORED[:-2] == STORED[1:-1]) & (STORED[1:-1] == STORED[2:]))[0])
+FP8_LARGEST = max(k for k in range(70000) if np.isfinite(e5m2_by_truncation_and_tie(k)))
+THETA = 10000.0 ** (-2 / 128)
+M = np.arange(1 << 17)
+ERROR = np.abs((M.astype(np.float32) * np.float32(THETA)).astype(np.float64) - M * THETA)
+FP32_ANGLE = int(np.flatnonzero(ERROR > 1e-3)[0])
+
+
+def test_the_brute_force_answers_are_what_the_formats_say():
+    assert PAIR == 256  # 257 is a tie between 256 and 258: to even, 256
+    # 258 ends in fraction bit 1 and loses both its ties; 260 takes 259 and 261
+    assert TRIPLE == 259 and list(STORED[255:262]) == [255, 256, 256, 258, 260, 260, 260]
+    assert FP8_LARGEST == 61439  # 61440 is the tie between 57344 and 65536 (inf)
+    e5m2 = np.array([61439, 61440, 57344], np.float32).astype(ml_dtypes.float8_e5m2)
+    assert list(e5m2.astype(np.float64)) == [57344.0, np.inf, 57344.0]
+    assert ERROR[FP32_ANGLE - 1] <= 1e-3 < ERROR[FP32_ANGLE]
+
+
+def giveaways(value):
+    return [str(value), f"{value:,}"]
+
+
+# --- check_prec_bf16_neighbours -------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [TRIPLE, np.int64(TRIPLE), float(TRIPLE),
+                                    np.array([TRIPLE]), np.float32(TRIPLE)])
+def test_bf16_neighbours_right(answer, capsys, reveals_nothing):
+    reveals_nothing(ex.check_prec_bf16_neighbours, (answer,),
+                                   giveaways(TRIPLE))
+
+
+@pytest.mark.parametrize("answer, words", [
+    (PAIR, "the one after them is stored as itself"),
+    (2051, "float16's answer"),
+    (TRIPLE - 1, "do not all round to the same"),
+    (TRIPLE - 2, "do not all round to the same"),
+    (100, "do not all round to the same"),
+    (5000, "An earlier p already works"),
+    (-1, "start at 0"),
+    (259.5, "whole numbers"),
+    ("259", "single whole number"),
+    ([1, 2], "single whole number"),
+    (None, "single whole number"),
+    (np.nan, "single whole number"),
+])
+def test_bf16_neighbours_wrong(answer, words, capsys):
+    assert ex.check_prec_bf16_neighbours(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out, out
+    if not isinstance(answer, str):
+        assert str(TRIPLE) not in out.replace(str(answer), "")
+
+
+# --- check_prec_fp8_largest -------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [FP8_LARGEST, np.int32(FP8_LARGEST), float(FP8_LARGEST)])
+def test_fp8_largest_right(answer, capsys, reveals_nothing):
+    reveals_nothing(ex.check_prec_fp8_largest, (answer,),
+                                   giveaways(FP8_LARGEST))
+
+
+@pytest.mark.parametrize("answer, words", [
+    (57344, "largest finite E5M2 number"),
+    (np.float16(57344), "largest finite E5M2 number"),
+    (FP8_LARGEST + 1, "ties go to the even neighbour"),
+    (65519, "float16's answer"),
+    (65504, "float16's answer"),
+    (65535, "no longer finite"),
+    (60000, "still finite"),
+    (0, "still finite"),
+    (-5, "start at 0"),
+    (np.inf, "single whole number"),
+    ("61439", "single whole number"),
+])
+def test_fp8_largest_wrong(answer, words, capsys):
+    assert ex.check_prec_fp8_largest(answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out, out
+    assert str(FP8_LARGEST) not in out
+
+
+# --- check_prec_fp32_angle --------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [FP32_ANGLE, np.int64(FP32_ANGLE), float(FP32_ANGLE),
+                                    np.array(FP32_ANGLE)])
+def test_fp32_angle_right(answer, capsys, reveals_nothing):
+    reveals_nothing(ex.check_prec_fp32_angle, (answer,),
+                                   giveaways(FP32_ANGLE))
+
+
+def test_fp32_angle_wrong(capsys):
+    cos_error = np.abs(np.cos((M.astype(np.float32) * np.float32(THETA)).astype(np.float64))
+                       - np.cos(M * THETA))
+    first_cos = int(np.flatnonzero(cos_error > 1e-3)[0])
+    assert first_cos != FP32_ANGLE
+    below = int(np.flatnonzero(ERROR <= 1e-3)[-1])  # an error still under 1e-3
+    above = int(np.flatnonzero(ERROR > 1e-3)[-1])  # past the first one
+    for answer, words in [(first_cos, "the cosine's error"), (below, "still within 1e-3"),
+                          (0, "still within 1e-3"), (above, "An earlier position"),
+                          (10**7, "An earlier position"), (-5, "m = 0, 1, 2"),
+                          (1.5, "whole numbers"), (object(), "single whole number")]:
+        assert ex.check_prec_fp32_angle(answer) is False
+        out = capsys.readouterr().out
+        assert out.startswith("Not yet.") and words in out, (answer, out)
+        assert str(FP32_ANGLE) not in out

@@ -1,0 +1,166 @@
+"""Odd values for every argument of every public function of posenc (issue 21).
+
+For each function, a call that works is changed in one argument at a time to
+one of ``ODD`` values: None, a bool, a string, huge and negative integers,
+NaN and inf, empty, ragged, boolean, string and 3-D arrays, a dict, a
+function... The function may accept the value, or refuse it with a
+``TypeError`` or ``ValueError``, the errors whose messages name the argument
+(tests/unit/test_bad_inputs.py checks the messages). Anything else fails: an
+IndexError or OverflowError from deep inside, an AttributeError, or a
+warning (numpy's "overflow encountered").
+
+Matplotlib's own arguments (title, labels, colormap, marker) are left to
+matplotlib.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import math
+import reprlib
+import signal
+import warnings
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import posenc
+from posenc import learned, plot
+
+matplotlib.use("Agg")
+
+MODEL = learned.init_model("learned")
+
+WORKING_CALLS = {
+    posenc.frequencies: dict(d_model=4),
+    posenc.wavelengths: dict(d_model=4),
+    posenc.sinusoidal: dict(length=3, d_model=4),
+    posenc.rotation_matrix: dict(offset=1, d_model=4),
+    posenc.tokenize: dict(text="a b"),
+    posenc.build_vocab: dict(tokens=["a", "b"]),
+    posenc.encode: dict(tokens=["a"], vocab={"a": 0}),
+    posenc.random_embeddings: dict(vocab_size=3, d_model=2),
+    posenc.softmax: dict(x=[1.0, 2.0]),
+    posenc.attention: dict(q=np.eye(2), k=np.eye(2), v=np.eye(2)),
+    posenc.causal_mask: dict(n=3),
+    posenc.rope: dict(x=np.ones((3, 4))),
+    posenc.relative_positions: dict(q_len=3, k_len=3),
+    posenc.t5_bucket: dict(relative_position=[1, -2]),
+    posenc.alibi_slopes: dict(n_heads=4),
+    posenc.alibi_bias: dict(n_heads=2, length=3),
+    posenc.explain_entry: dict(pos=3, dim=2, d_model=4),
+    learned.init_table: dict(n_rows=3, d_model=2),
+    learned.lookup: dict(table=np.ones((3, 2)), indices=[0, 2]),
+    learned.lookup_backward: dict(grad=np.ones((2, 2)), indices=[0, 2], n_rows=3),
+    learned.order_task: dict(n_examples=3, length=4),
+    learned.lookback_task: dict(n_examples=3, length=5),
+    learned.order_test_set: dict(n_pairs=2, length=4),
+    learned.lookback_test_set: dict(n_pairs=2, length=5),
+    learned.unstack: dict(model=learned.init_model("rope", seed=[0, 1])),
+    learned.init_model: dict(scheme="rope"),
+    learned.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    learned.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    learned.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
+    learned.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
+    learned.adam_step: dict(params={"w": np.ones(2)}, grads={"w": np.ones(2)}, state={}),
+    learned.train: dict(model=MODEL, steps=2, batch_size=2),
+    posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
+    posenc.float_format: dict(fmt="bfloat16"),
+    posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
+    posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
+    posenc.rope_angles: dict(positions=[0, 5], head_dim=8, compute="float32"),
+    posenc.rope_cos_sin: dict(positions=[0, 5], head_dim=8, compute="float16"),
+    plot.heatmap: dict(table=np.ones((2, 3))),
+    plot.curves: dict(table=np.ones((2, 3)), dims=[0]),
+    plot.similarity: dict(table=np.ones((2, 3))),
+    plot.bars: dict(vectors=np.ones((2, 3)), labels=["a", "b"]),
+    plot.pair_circle: dict(table=np.ones((2, 4)), pair=1),
+    plot.attention_weights: dict(weights=np.eye(2), queries=["a", "b"]),
+}
+
+MATPLOTLIB_ARGUMENTS = {"title", "xlabel", "ylabel", "cmap", "marker"}
+
+ODD = [
+    None, True, np.bool_(False), "1", "interleaved ", b"1", 1.5, -1, 0, 2, 10**400, -(10**400),
+    2**64, np.uint64(2**64 - 1), np.int8(-128), np.float32(3), 1e-310, 1j,
+    math.nan, math.inf, -math.inf, [], (1,), (2, 2**62), ["a", 1], [[1], [1, 2]],
+    [1e308, -1e308], np.full((2, 2), 1e308), np.nan * np.ones(2),
+    np.zeros((0, 3)), np.zeros((3, 0)), np.ones((2, 3), dtype=bool), np.array(["a"]),
+    np.ones(3), np.ones((2, 2, 2)), {}, {"a": 1}, object(), (lambda: 0),
+]
+
+CASES = [(f, name) for f, kwargs in WORKING_CALLS.items()
+         for name in inspect.signature(f).parameters if name not in MATPLOTLIB_ARGUMENTS]
+
+
+def test_the_working_calls_work():
+    for f, kwargs in WORKING_CALLS.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            f(**_fresh(kwargs))
+        plt.close("all")
+
+
+def _short(value):
+    try:
+        return reprlib.repr(value)
+    except ValueError:  # repr() of an int of more than 4300 digits
+        return f"<{type(value).__name__}>"
+
+
+def _fresh(kwargs):
+    """Copies of the dicts that adam_step changes in place."""
+    return {k: ({n: np.copy(a) for n, a in v.items()} if k in ("params", "grads", "state") else v)
+            for k, v in kwargs.items()}
+
+
+@contextlib.contextmanager
+def _time_limit(seconds):
+    """Raise TimeoutError in a call that runs too long (alibi_slopes(10**9) once did)."""
+    if not hasattr(signal, "setitimer"):  # Windows: no limit
+        yield
+        return
+
+    def stop(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("f, name", CASES, ids=[f"{f.__name__}-{name}" for f, name in CASES])
+def test_an_odd_argument_is_accepted_or_refused_by_name(f, name):
+    problems = []
+    for value in ODD:
+        kwargs = _fresh(WORKING_CALLS[f])
+        kwargs[name] = value
+        try:
+            with warnings.catch_warnings(), _time_limit(20):
+                warnings.simplefilter("error")
+                f(**kwargs)
+        except (TypeError, ValueError):
+            pass
+        except Exception as error:  # noqa: BLE001 - that is what the test looks for
+            problems.append(f"{name}={_short(value)}: {type(error).__name__}: {error}")
+        finally:
+            plt.close("all")
+    assert not problems, f"{f.__module__}.{f.__name__}:\n" + "\n".join(problems)
+
+
+def test_every_public_function_has_a_working_call():
+    # A new public function of posenc must be added to WORKING_CALLS, so
+    # that odd arguments are sent to it too.
+    public = [getattr(posenc, name) for name in posenc.__all__]
+    public += [getattr(plot, name) for name in plot.__all__]
+    functions = {f for f in public if inspect.isfunction(f)}
+    functions -= {plot.use_book_style}  # takes no arguments
+    missing = sorted(f.__name__ for f in functions - set(WORKING_CALLS))
+    assert not missing, f"add these to WORKING_CALLS: {missing}"

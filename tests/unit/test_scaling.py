@@ -1,0 +1,312 @@
+"""Tests of posenc.rope_frequencies (context extension) and rope(inv_freq=...).
+
+The reference values in tests/fixtures/rope_scaling_reference.json were
+computed once with Hugging Face Transformers 5.24.0 (``ROPE_INIT_FUNCTIONS``
+and ``LlamaRotaryEmbedding.compute_default_rope_parameters``), the YaRN
+authors' rotary classes (github.com/jquesnelle/yarn, commit a18e549) and
+Meta's ``apply_scaling`` (llama-models 0.3.0), by
+tools/make_rope_scaling_reference.py; these tests need none of them.
+The references work in float32, posenc in float64: they agree to 1e-6.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from tools.paths import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import posenc
+from posenc import rope, rope_frequencies
+from posenc.scaling import ROPE_TYPES
+
+REFERENCE = json.loads((ROOT / "tests" / "fixtures" / "rope_scaling_reference.json").read_text())
+CASES = REFERENCE["cases"]
+
+LLAMA31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+           "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+
+
+def scalings(factor, original=64):
+    """One scaling dict of each type (beside "default"), with this factor."""
+    return {
+        "linear": {"rope_type": "linear", "factor": factor},
+        "ntk": {"rope_type": "ntk", "factor": factor},
+        "dynamic": {"rope_type": "dynamic", "factor": factor,
+                    "original_max_position_embeddings": original},
+        "yarn": {"rope_type": "yarn", "factor": factor,
+                 "original_max_position_embeddings": original},
+        "llama3": {"rope_type": "llama3", "factor": factor, "low_freq_factor": 1.0,
+                   "high_freq_factor": 4.0, "original_max_position_embeddings": original},
+    }
+
+
+# --- the reference implementations ---------------------------------------------
+
+
+def test_fixture_covers_every_type_and_every_reference():
+    sources = {(c["scaling"] or {"rope_type": "default"})["rope_type"]: set() for c in CASES}
+    for c in CASES:
+        kind = (c["scaling"] or {"rope_type": "default"})["rope_type"]
+        sources[kind] |= {r["package"].split()[0] for r in c["references"]}
+    assert set(sources) == set(ROPE_TYPES)
+    for kind in ("default", "linear", "dynamic", "yarn", "llama3"):
+        assert "transformers" in sources[kind], kind
+    assert "jquesnelle/yarn" in sources["yarn"] and "jquesnelle/yarn" in sources["ntk"]
+    assert "jquesnelle/yarn" in sources["dynamic"] and "llama-models" in sources["llama3"]
+    assert REFERENCE["versions"]["transformers"] == "5.24.0"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_matches_the_reference_implementations(case):
+    inv_freq, attention_factor = rope_frequencies(
+        case["head_dim"], base=case["base"], scaling=case["scaling"], seq_len=case["seq_len"])
+    assert inv_freq.shape == (case["head_dim"] // 2,)
+    for ref in case["references"]:
+        np.testing.assert_allclose(inv_freq, ref["inv_freq"], rtol=1e-6, atol=0,
+                                   err_msg=f"{case['name']} vs {ref['function']}")
+        assert attention_factor == pytest.approx(ref["attention_factor"], rel=1e-6)
+
+
+def test_the_fixture_can_fail():
+    """A change that the references would notice is noticed at 1e-6."""
+    case = next(c for c in CASES if c["name"] == "llama2 yarn x4")
+    inv_freq, _ = rope_frequencies(128, scaling={**case["scaling"], "beta_fast": 31.0})
+    assert not np.allclose(inv_freq, case["references"][0]["inv_freq"], rtol=1e-6, atol=0)
+
+
+def test_yarn_attention_factor_is_the_papers():
+    for s in (2.0, 4.0, 16.0):
+        _, a = rope_frequencies(8, scaling=scalings(s)["yarn"])
+        assert a == pytest.approx(0.1 * math.log(s) + 1)
+    _, a = rope_frequencies(8, scaling={**scalings(4.0)["yarn"], "attention_factor": 1.25})
+    assert a == 1.25
+
+
+# --- limiting cases ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("head_dim", [4, 16, 128])
+@pytest.mark.parametrize("kind", ["linear", "ntk", "dynamic", "yarn", "llama3"])
+def test_factor_one_is_plain_rope(kind, head_dim):
+    plain, one = rope_frequencies(head_dim, base=500.0)
+    for seq_len in (None, 10, 64):  # up to the pretraining context of 64
+        inv_freq, a = rope_frequencies(head_dim, base=500.0, scaling=scalings(1.0)[kind],
+                                       seq_len=seq_len)
+        np.testing.assert_allclose(inv_freq, plain, rtol=1e-15, atol=0)
+        assert a == one == 1.0
+
+
+def test_default_type_and_none_agree_with_the_frequency_ladder():
+    for scaling in (None, {"rope_type": "default"}, {"type": "default"}):
+        inv_freq, a = rope_frequencies(10, base=1e4, scaling=scaling)
+        np.testing.assert_array_equal(inv_freq, posenc.frequencies(10))
+        assert a == 1.0
+
+
+def test_dynamic_changes_nothing_within_the_pretraining_context():
+    plain, _ = rope_frequencies(32)
+    for seq_len in (None, 1, 63, 64):
+        inv_freq, _ = rope_frequencies(32, scaling=scalings(4.0)["dynamic"], seq_len=seq_len)
+        np.testing.assert_array_equal(inv_freq, plain)
+
+
+def test_dynamic_past_the_context_is_ntk_with_the_current_scale():
+    """s(l) = s l / L - (s - 1): with factor 1 it still scales, by l / L."""
+    for factor, seq_len in [(4.0, 256), (4.0, 100), (1.0, 128), (2.0, 64 * 2)]:
+        inv_freq, _ = rope_frequencies(32, scaling=scalings(factor)["dynamic"], seq_len=seq_len)
+        current = factor * seq_len / 64 - (factor - 1)
+        ntk, _ = rope_frequencies(32, scaling={"rope_type": "ntk", "factor": current})
+        np.testing.assert_allclose(inv_freq, ntk, rtol=1e-14)
+    # with factor 1 the scale is exactly l / L: at l = 4 L it is fixed NTK x 4;
+    # with factor 4 it is steeper, 4 * 4 - 3 = 13 at l = 4 L
+    for factor, scale in [(1.0, 4.0), (4.0, 13.0)]:
+        inv_freq, _ = rope_frequencies(32, scaling=scalings(factor)["dynamic"], seq_len=256)
+        ntk = {"rope_type": "ntk", "factor": scale}
+        np.testing.assert_allclose(inv_freq, rope_frequencies(32, scaling=ntk)[0], rtol=1e-14)
+
+
+def test_ntk_keeps_the_fastest_pair_and_interpolates_the_slowest():
+    plain, _ = rope_frequencies(64)
+    ntk, _ = rope_frequencies(64, scaling=scalings(8.0)["ntk"])
+    assert ntk[0] == plain[0] == 1.0
+    assert ntk[-1] == pytest.approx(plain[-1] / 8, rel=1e-12)
+
+
+def test_yarn_bands_follow_the_rotations_in_the_context():
+    """Pairs turning more than beta_fast times in L keep their frequency, pairs
+    turning fewer than beta_slow times are divided by s (Llama 2, s = 16)."""
+    plain, _ = rope_frequencies(128)
+    inv_freq, _ = rope_frequencies(128, scaling={"rope_type": "yarn", "factor": 16.0,
+                                                  "original_max_position_embeddings": 4096})
+    rotations = 4096 * plain / (2 * np.pi)
+    fast, slow = rotations > 32 * 1.2, rotations < 1 / 1.2  # clear of the rounded edges
+    assert fast.sum() > 10 and slow.sum() > 10
+    np.testing.assert_allclose(inv_freq[fast], plain[fast], rtol=1e-15)
+    np.testing.assert_allclose(inv_freq[slow], plain[slow] / 16, rtol=1e-14)
+
+
+def test_llama31_bands():
+    plain, _ = rope_frequencies(128, base=500000.0)
+    inv_freq, _ = rope_frequencies(128, base=500000.0, scaling=LLAMA31)
+    wavelength = 2 * np.pi / plain
+    short, long = wavelength < 2048, wavelength > 8192
+    middle = ~short & ~long
+    np.testing.assert_array_equal(inv_freq[short], plain[short])
+    np.testing.assert_allclose(inv_freq[long], plain[long] / 8, rtol=1e-15)
+    assert middle.sum() > 0
+    assert np.all((inv_freq[middle] < plain[middle]) & (inv_freq[middle] > plain[middle] / 8))
+
+
+# --- the scale factor against wavelength --------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["linear", "ntk", "dynamic", "yarn", "llama3"]),
+       half=st.integers(2, 80), base=st.floats(10.0, 1e6),
+       factor=st.floats(1.0, 64.0), original=st.integers(4, 10000),
+       seq_len=st.integers(1, 100000))
+def test_scale_factor_grows_with_wavelength(kind, half, base, factor, original, seq_len):
+    """theta_i / theta_i' is at least 1, at most the factor (the current one for
+    dynamic) and never decreases from fast to slow pairs."""
+    head_dim = 2 * half
+    plain, _ = rope_frequencies(head_dim, base=base)
+    inv_freq, a = rope_frequencies(head_dim, base=base, scaling=scalings(factor, original)[kind],
+                                   seq_len=seq_len)
+    scale = plain / inv_freq  # pairs in order of growing wavelength
+    top = factor * max(seq_len, original) / original - (factor - 1) if kind == "dynamic" else factor
+    assert np.all(scale >= 1 - 1e-12) and np.all(scale <= top * (1 + 1e-12))
+    assert np.all(np.diff(scale) >= -1e-12 * scale[1:])
+    assert a >= 1.0
+
+
+# --- bad input --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["linear", "ntk", "dynamic", "yarn", "llama3"])
+def test_a_missing_key_is_named(kind):
+    full = scalings(2.0)[kind]
+    for key in full:
+        if key == "rope_type":
+            continue
+        broken = {k: v for k, v in full.items() if k != key}
+        with pytest.raises(ValueError, match=f"'{key}' is missing"):
+            rope_frequencies(16, scaling=broken)
+
+
+@pytest.mark.parametrize("kind", ["linear", "ntk", "dynamic", "yarn", "llama3"])
+def test_a_factor_below_one_is_refused(kind):
+    with pytest.raises(ValueError, match="'factor' must be at least 1.*got 0.5"):
+        rope_frequencies(16, scaling=scalings(0.5)[kind])
+
+
+@pytest.mark.parametrize(("scaling", "error", "words"), [
+    ({"rope_type": "longrope", "factor": 2.0}, ValueError, "'rope_type' must be one of.*'longrope'"),
+    ({"rope_type": "Linear", "factor": 2.0}, ValueError, "'rope_type' must be one of"),
+    ({"factor": 2.0}, ValueError, "'rope_type' is missing"),
+    ({"rope_type": 3}, ValueError, "'rope_type' must be one of"),
+    ({"rope_type": "linear", "factor": 2.0, "beta_fast": 32}, ValueError,
+     "'beta_fast' is not used by rope_type 'linear'"),
+    ({"rope_type": "linear", "factor": 2.0, "rope_theta": 1e4}, ValueError, "argument base"),
+    ({"rope_type": "linear", "factor": "2"}, TypeError, "'factor' must be a real number"),
+    ({"rope_type": "linear", "factor": float("nan")}, ValueError, "'factor' must be finite"),
+    ({**scalings(2.0)["yarn"], "beta_fast": 1.0, "beta_slow": 2.0}, ValueError,
+     "'beta_fast' must be greater than 'beta_slow'"),
+    ({**scalings(2.0)["yarn"], "beta_slow": 0.0}, ValueError, "'beta_slow' must be positive"),
+    ({**scalings(2.0)["yarn"], "truncate": "no"}, TypeError, "'truncate' must be True or False"),
+    ({**scalings(2.0)["yarn"], "attention_factor": -1.0}, ValueError,
+     "'attention_factor' must be positive"),
+    ({**scalings(2.0)["yarn"], "original_max_position_embeddings": 40.5}, TypeError,
+     "'original_max_position_embeddings' must be an integer"),
+    ({**scalings(2.0)["llama3"], "high_freq_factor": 1.0}, ValueError,
+     "'high_freq_factor' must be greater than 'low_freq_factor'"),
+    ([("rope_type", "linear")], TypeError, "scaling must be None or a dict"),
+])
+def test_bad_scaling(scaling, error, words):
+    with pytest.raises(error, match=words):
+        rope_frequencies(16, scaling=scaling)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "words"), [
+    ({"head_dim": 7}, ValueError, "head_dim must be even"),
+    ({"head_dim": 0}, ValueError, "head_dim must be an integer >= 1"),
+    ({"head_dim": 8.0}, TypeError, "head_dim must be an integer"),
+    ({"head_dim": 2, "scaling": {"rope_type": "ntk", "factor": 2.0}}, ValueError,
+     "head_dim must be at least 4"),
+    ({"head_dim": 8, "base": 1.0}, ValueError, "base must be greater than 1"),
+    ({"head_dim": 8, "base": "1e4"}, TypeError, "base must be a real number"),
+    ({"head_dim": 8, "seq_len": 10.0}, TypeError, "seq_len must be an integer"),
+    ({"head_dim": 8, "seq_len": 0}, ValueError, "seq_len must be an integer >= 1"),
+])
+def test_bad_arguments(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        rope_frequencies(**kwargs)
+
+
+def test_the_callers_dict_is_not_changed():
+    scaling = {"type": "linear", "factor": 2.0}
+    rope_frequencies(8, scaling=scaling)
+    assert scaling == {"type": "linear", "factor": 2.0}
+
+
+# --- rope with given frequencies, and its dtype ----------------------------------------
+
+
+def test_rope_with_the_plain_ladder_is_rope():
+    x = np.random.default_rng(0).normal(size=(2, 7, 12))
+    for layout in ("interleaved", "halves"):
+        np.testing.assert_array_equal(
+            rope(x, layout=layout, inv_freq=rope_frequencies(12, base=500.0)[0]),
+            rope(x, layout=layout, base=500.0))
+
+
+def test_position_interpolation_is_rope_at_divided_positions():
+    """theta / s at position m is theta at position m / s (Chen et al.)."""
+    x = np.random.default_rng(1).normal(size=(9, 8))
+    inv_freq, _ = rope_frequencies(8, scaling={"rope_type": "linear", "factor": 4.0})
+    np.testing.assert_allclose(rope(x, np.arange(9), inv_freq=inv_freq),
+                               rope(x, np.arange(9) / 4), atol=1e-12)
+
+
+def test_rope_with_any_frequencies_keeps_scores_relative():
+    rng = np.random.default_rng(2)
+    q, k = rng.normal(size=(2, 1, 6))
+    inv_freq = rope_frequencies(6, scaling=scalings(3.0)["yarn"])[0]
+
+    def score(m, n):
+        return (rope(q, [m], inv_freq=inv_freq) @ rope(k, [n], inv_freq=inv_freq).T).item()
+
+    assert score(3, 10) == pytest.approx(score(103, 110), abs=1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_rope_keeps_a_floating_dtype(dtype):
+    x = np.random.default_rng(3).normal(size=(5, 8))
+    out = rope(x.astype(dtype), np.arange(5) * 100)
+    assert out.dtype == dtype
+    exact = rope(x.astype(dtype).astype(np.float64), np.arange(5) * 100)
+    np.testing.assert_allclose(out, exact, rtol=0, atol=2 * np.finfo(dtype).eps * 4)
+
+
+def test_rope_of_integers_is_float64():
+    assert rope(np.ones((3, 4), dtype=np.int32)).dtype == np.float64
+
+
+@pytest.mark.parametrize(("call", "error", "words"), [
+    (lambda: rope(np.ones((3, 4)), inv_freq=[1.0]), ValueError, "d // 2 = 2"),
+    (lambda: rope(np.ones((3, 4)), inv_freq=[[1.0, 0.1]]), ValueError, "inv_freq must have 1"),
+    (lambda: rope(np.ones((3, 4)), inv_freq=[1.0, np.nan]), ValueError, "inv_freq must contain"),
+    (lambda: rope(np.ones((3, 4)), inv_freq=["1", "0.1"]), TypeError, "inv_freq must hold real"),
+    (lambda: rope(np.ones((3, 4)), base=100.0, inv_freq=[1.0, 0.1]), ValueError,
+     "either base or inv_freq"),
+    (lambda: rope(np.ones((3, 2)), ["0", "1", "2"]), TypeError, "positions must hold real"),
+    (lambda: rope(np.ones((3, 2), dtype=bool)), TypeError, "x must hold real"),
+    (lambda: rope([["a", "b"]]), TypeError, "x must hold real"),
+])
+def test_rope_bad_frequencies_and_types(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

@@ -1,0 +1,212 @@
+"""Compute the reference values of tests/fixtures/rope_scaling_reference.json.
+
+Run ONCE, by hand, in a scratch environment outside the repository: it needs
+torch, Hugging Face Transformers, Meta's llama-models and a checkout of the
+YaRN authors' repository, none of which the book or its tests install.
+
+    python -m venv /tmp/refvenv
+    /tmp/refvenv/bin/pip install torch==2.13.0 transformers==5.24.0
+    /tmp/refvenv/bin/pip install --no-deps llama-models==0.3.0
+    # the YaRN repository (github.com/jquesnelle/yarn), commit a18e549,
+    # folder scaled_rope/, copied to /tmp/yarn_ref/scaled_rope/
+    /tmp/refvenv/bin/python tools/make_rope_scaling_reference.py \
+        --yarn /tmp/yarn_ref > tests/fixtures/rope_scaling_reference.json
+
+Each case records the arguments of ``posenc.rope_frequencies`` (head_dim,
+base, scaling, seq_len), the inverse frequencies and attention factor that
+each reference implementation returned (float32 numbers, written out with
+``repr`` of their float64 value so nothing is rounded again), and which
+function of which package produced them. tests/unit/test_scaling.py reads this
+file; it needs neither torch nor Transformers.
+
+Sources:
+
+* Transformers: ``transformers.modeling_rope_utils.ROPE_INIT_FUNCTIONS``
+  (``linear``, ``dynamic``, ``yarn``, ``llama3``) and, for plain RoPE,
+  ``LlamaRotaryEmbedding.compute_default_rope_parameters`` (in Transformers
+  5 the ``default`` entry moved out of ``ROPE_INIT_FUNCTIONS`` into each
+  model's rotary class), called with a ``LlamaConfig``.
+* YaRN (Peng et al., 2023): ``scaled_rope/LlamaYaRNScaledRotaryEmbedding``
+  (``inv_freq`` and ``mscale``), ``LlamaNTKScaledRotaryEmbedding`` (fixed
+  NTK-aware, ``alpha`` = factor) and ``LlamaDynamicScaledRotaryEmbedding``
+  (dynamic NTK, ``ntk`` = factor, after a forward pass of ``seq_len``).
+* Meta: ``llama_models.llama3.model.apply_scaling`` (Llama 3.1; factor 8,
+  low_freq_factor 1, high_freq_factor 4 and context 8192 are constants of
+  that function). Its module imports fairscale, so the function's source is
+  taken from the file with ``ast`` and run as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.metadata as md
+import json
+import math
+import pathlib
+import sys
+
+import torch
+import transformers
+from transformers import LlamaConfig
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+
+def _floats(t):
+    return [float(v) for v in t.detach().cpu().double().tolist()]
+
+
+def hf(head_dim, base, scaling, seq_len):
+    """Transformers' inverse frequencies and attention factor."""
+    scaling = dict(scaling or {"rope_type": "default"})
+    rope_type = scaling["rope_type"]
+    params = {**scaling, "rope_theta": base}
+    original = scaling.get("original_max_position_embeddings")
+    if rope_type == "dynamic":
+        # Transformers reads the pretraining context of "dynamic" from the
+        # model's max_position_embeddings, not from rope_parameters
+        max_pos = params.pop("original_max_position_embeddings")
+    elif original is not None:
+        max_pos = int(original * scaling["factor"])
+    else:
+        max_pos = 4096
+    config = LlamaConfig(hidden_size=head_dim * 4, num_attention_heads=4, head_dim=head_dim,
+                         max_position_embeddings=max_pos, rope_parameters=params)
+    if rope_type == "default":
+        inv_freq, attention = LlamaRotaryEmbedding.compute_default_rope_parameters(config)
+        function = "LlamaRotaryEmbedding.compute_default_rope_parameters"
+    else:
+        inv_freq, attention = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
+        function = f"modeling_rope_utils.ROPE_INIT_FUNCTIONS[{rope_type!r}]"
+    return {"package": f"transformers {transformers.__version__}", "function": function,
+            "inv_freq": _floats(inv_freq), "attention_factor": float(attention)}
+
+
+def yarn_repo(folder, head_dim, base, scaling, seq_len):
+    """The YaRN authors' rotary classes, where one matches the type."""
+    sys.path.insert(0, str(folder))
+    rope_type = scaling["rope_type"]
+    where = "jquesnelle/yarn a18e549, scaled_rope/"
+    if rope_type == "yarn":
+        if not scaling.get("truncate", True) or "attention_factor" in scaling:
+            return None  # the paper's code always truncates; its attn_factor multiplies
+        from scaled_rope.LlamaYaRNScaledRotaryEmbedding import LlamaYaRNScaledRotaryEmbedding
+        emb = LlamaYaRNScaledRotaryEmbedding(
+            head_dim, max_position_embeddings=16, base=base, scale=scaling["factor"],
+            original_max_position_embeddings=scaling["original_max_position_embeddings"],
+            beta_fast=scaling.get("beta_fast", 32), beta_slow=scaling.get("beta_slow", 1))
+        return {"package": where + "LlamaYaRNScaledRotaryEmbedding.py",
+                "function": "LlamaYaRNScaledRotaryEmbedding.yarn (inv_freq, mscale)",
+                "inv_freq": _floats(emb.inv_freq), "attention_factor": float(emb.mscale)}
+    if rope_type == "ntk":
+        from scaled_rope.LlamaNTKScaledRotaryEmbedding import LlamaNTKScaledRotaryEmbedding
+        emb = LlamaNTKScaledRotaryEmbedding(head_dim, max_position_embeddings=16, base=base,
+                                            alpha=scaling["factor"])
+        return {"package": where + "LlamaNTKScaledRotaryEmbedding.py",
+                "function": "LlamaNTKScaledRotaryEmbedding(alpha=factor).inv_freq",
+                "inv_freq": _floats(emb.inv_freq), "attention_factor": 1.0}
+    if rope_type == "dynamic":
+        from scaled_rope.LlamaDynamicScaledRotaryEmbedding import (
+            LlamaDynamicScaledRotaryEmbedding)
+        original = scaling["original_max_position_embeddings"]
+        emb = LlamaDynamicScaledRotaryEmbedding(head_dim, max_position_embeddings=original,
+                                                base=base, ntk=scaling["factor"])
+        emb(torch.zeros(1), seq_len=seq_len)  # the forward pass recomputes inv_freq
+        return {"package": where + "LlamaDynamicScaledRotaryEmbedding.py",
+                "function": "LlamaDynamicScaledRotaryEmbedding(ntk=factor).forward(seq_len)",
+                "inv_freq": _floats(emb.inv_freq), "attention_factor": 1.0}
+    return None
+
+
+def meta_apply_scaling():
+    """Meta's apply_scaling, taken from llama_models/llama3/model.py."""
+    import llama_models
+
+    path = pathlib.Path(llama_models.__file__).parent / "llama3" / "model.py"
+    tree = ast.parse(path.read_text())
+    node = next(n for n in tree.body
+                if isinstance(n, ast.FunctionDef) and n.name == "apply_scaling")
+    namespace = {"torch": torch, "math": math}
+    exec(compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec"), namespace)
+    return namespace["apply_scaling"]
+
+
+def meta(head_dim, base):
+    freqs = 1.0 / (base ** (torch.arange(0, head_dim, 2)[: (head_dim // 2)].float() / head_dim))
+    scaled = meta_apply_scaling()(freqs)  # as precompute_freqs_cis(use_scaled=True)
+    return {"package": f"llama-models {md.version('llama-models')}",
+            "function": "llama_models.llama3.model.apply_scaling (as in precompute_freqs_cis)",
+            "inv_freq": _floats(scaled), "attention_factor": 1.0}
+
+
+LLAMA2 = {"head_dim": 128, "base": 10000.0}
+LLAMA31 = {"head_dim": 128, "base": 500000.0}
+LLAMA31_SCALING = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                   "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+
+
+def cases():
+    """(name, head_dim, base, scaling, seq_len): real configurations and small heads."""
+    yield "llama2 plain", 128, 10000.0, None, None
+    yield "llama3 plain", 128, 500000.0, None, None
+    yield "head 16 plain", 16, 10000.0, None, None
+    yield "llama2 linear x4", 128, 10000.0, {"rope_type": "linear", "factor": 4.0}, None
+    yield "head 16 linear x2.5", 16, 10000.0, {"rope_type": "linear", "factor": 2.5}, None
+    yield "llama2 ntk x4", 128, 10000.0, {"rope_type": "ntk", "factor": 4.0}, None
+    yield "head 16 ntk x4", 16, 10000.0, {"rope_type": "ntk", "factor": 4.0}, None
+    dynamic = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 4096}
+    for seq_len in (4096, 8192, 16384, 20000):
+        yield f"llama2 dynamic x4 at {seq_len}", 128, 10000.0, dynamic, seq_len
+    yield ("head 16 dynamic x2 at 64", 16, 10000.0,
+           {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 16}, 64)
+    for factor in (4.0, 16.0, 32.0):
+        yield (f"llama2 yarn x{factor:g}", 128, 10000.0,
+               {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": 4096},
+               None)
+    yield ("head 16 yarn x4 L16", 16, 10000.0,
+           {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16}, None)
+    yield ("head 16 yarn x4 L64 betas 8/0.5", 16, 100.0,
+           {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64,
+            "beta_fast": 8.0, "beta_slow": 0.5}, None)
+    yield ("head 16 yarn x4 L64 untruncated", 16, 100.0,
+           {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64,
+            "truncate": False}, None)
+    yield ("llama2 yarn x8 attention_factor 1", 128, 10000.0,
+           {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096,
+            "attention_factor": 1.0}, None)
+    yield "llama3.1", 128, 500000.0, LLAMA31_SCALING, None
+    yield ("head 16 llama3 x4 L32 l1 h2", 16, 100.0,
+           {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0,
+            "high_freq_factor": 2.0, "original_max_position_embeddings": 32}, None)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--yarn", type=pathlib.Path, required=True,
+                        help="folder holding scaled_rope/ of the YaRN repository")
+    args = parser.parse_args()
+    out = {"about": "Reference RoPE frequencies for tests/unit/test_scaling.py, made by "
+                    "tools/make_rope_scaling_reference.py",
+           "versions": {"torch": torch.__version__, "transformers": transformers.__version__,
+                        "llama-models": md.version("llama-models"),
+                        "yarn": "github.com/jquesnelle/yarn commit a18e549"},
+           "cases": []}
+    for name, head_dim, base, scaling, seq_len in cases():
+        refs = []
+        if scaling is None or scaling["rope_type"] != "ntk":  # ntk is not a Transformers type
+            refs.append(hf(head_dim, base, scaling, seq_len))
+        if scaling is not None:
+            ref = yarn_repo(args.yarn, head_dim, base, scaling, seq_len)
+            if ref is not None:
+                refs.append(ref)
+        if scaling == LLAMA31_SCALING and head_dim == 128:
+            refs.append(meta(head_dim, base))
+        out["cases"].append({"name": name, "head_dim": head_dim, "base": base,
+                             "scaling": scaling, "seq_len": seq_len, "references": refs})
+    json.dump(out, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
