@@ -186,3 +186,45 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, em
     if finite and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite numbers (no NaN or inf)")
     return arr
+
+
+def integer_array(name, value, *, dtype=np.int64):
+    """Convert to a numpy array of integers: ``int64`` unless ``dtype`` says otherwise.
+
+    Only integers are integers: booleans, floats (``2.0`` too), complex
+    numbers, strings and ``None`` are refused with a ``TypeError``, where
+    numpy would turn ``True`` into 1 or cut ``2.5`` to 2. An empty list is
+    an empty array. Values that do not fit in ``dtype`` get a
+    ``ValueError``; with ``dtype=None`` the array keeps its integer type,
+    whatever it is (``uint64`` included).
+
+    >>> integer_array("ids", [3, 1])
+    array([3, 1])
+    >>> integer_array("ids", [1.0])
+    Traceback (most recent call last):
+        ...
+    TypeError: ids must be integers of at most 64 bits (an int or array-like of ints), got [1.0] (dtype float64)
+    """
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # a ragged list, for example
+        raise TypeError(
+            f"{name} must be integers of at most 64 bits (an int or array-like of ints), "
+            f"got {show(value)}"
+        ) from None
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # np.asarray([]) is float64, but holds no float
+    if arr.dtype.kind not in "iu":  # bools, floats, strings, objects (ints beyond 64 bits)
+        raise TypeError(
+            f"{name} must be integers of at most 64 bits (an int or array-like of ints), "
+            f"got {show(value)} (dtype {arr.dtype})"
+        )
+    if dtype is None:
+        return arr
+    limits = np.iinfo(dtype)
+    if arr.size and (arr.min() < limits.min or arr.max() > limits.max):
+        raise ValueError(
+            f"{name} must be integers from {limits.min} to {limits.max} ({limits.dtype}), "
+            f"got {show(value)}"
+        )
+    return arr.astype(dtype, copy=False)
