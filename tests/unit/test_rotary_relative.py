@@ -542,3 +542,33 @@ def test_t5_bucket_keeps_every_integer_type():
     assert t5_bucket(np.uint64(2**64 - 1)) == 31
     assert relative_module._checks.integer_array is not None
     assert not hasattr(relative_module, "_relative_position")  # the local copy is gone
+
+
+@st.composite
+def huge_t5_settings(draw):
+    # anywhere inside the documented limits (<= 2**62), most of it far beyond
+    # real models; a small gap between max_exact and max_distance makes the
+    # log scale tiny, and the steps of large distances huge
+    bidirectional = draw(st.booleans())
+    per_side = draw(st.one_of(st.integers(2, 2**61), st.integers(1, 61).map(lambda e: 2**e)))
+    num_buckets = max(2 * per_side if bidirectional else per_side, 4 if bidirectional else 2)
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    gap = draw(st.one_of(st.integers(1, 1000), st.integers(1, 2**62)))
+    return bidirectional, num_buckets, min(max_exact + gap, 2**62)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cfg=huge_t5_settings(),
+       rel=st.lists(st.one_of(st.integers(INT64.min, INT64.max), st.integers(-1000, 1000)), min_size=1, max_size=8))
+def test_t5_bucket_any_setting_in_the_limits(cfg, rel):
+    # issue 28 item 5: no setting within the limits warns (a warning is an
+    # error here) or leaves the range, and farther never means smaller
+    bidirectional, num_buckets, max_distance = cfg
+    kw = dict(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    distance = sorted(min(abs(r), INT64.max) for r in rel)  # |int64.min| is past int64.max
+    past = t5_bucket(-np.array(distance, dtype=np.int64), **kw)
+    assert np.all((past >= 0) & (past < per_side))
+    assert np.all(np.diff(past) >= 0)
+    got = t5_bucket(np.array(rel, dtype=np.int64), **kw)
+    assert np.all((got >= 0) & (got < num_buckets))
