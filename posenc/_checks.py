@@ -202,31 +202,6 @@ def real_array(name, value, **shape):
     return array(name, arr, dtype=None, **shape)
 
 
-def integer_array(name, value, *, low=None, high=None, what=None):
-    """An array of integers (any integer dtype), optionally within ``[low, high)``.
-
-    Floats are refused even when they are whole (``2.0`` is not a row
-    number), and so are booleans and strings; an empty list is an empty
-    integer array. ``what`` says what the bounds are, for the message
-    (``"the table has 8 rows"``).
-    """
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError):  # a ragged list, for example
-        raise TypeError(f"{name} must be integers, got {show(value)}") from None
-    if arr.size == 0 and arr.dtype.kind == "f":
-        arr = arr.astype(np.int64)  # np.asarray([]) is float64, but holds no float
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be integers, got {show(value)} (dtype {arr.dtype})")
-    if arr.size and ((low is not None and arr.min() < low) or (high is not None and arr.max() >= high)):
-        bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high})"
-        raise ValueError(
-            f"{name} must lie in {bounds}{f' ({what})' if what else ''}, "
-            f"got values from {arr.min()} to {arr.max()}"
-        )
-    return arr
-
-
 def logits(name, value):
     """Scores before a softmax, as floats: ``-inf`` is kept (weight 0); NaN and ``+inf`` are refused."""
     arr = array(name, value, finite=False)
@@ -259,3 +234,53 @@ def entries(what, count):
             "(1 GiB of float64) that posenc allows for one array"
         )
     return count
+
+
+def integer_array(name, value, *, dtype=np.int64, low=None, high=None, what=None):
+    """Convert to a numpy array of integers: ``int64`` unless ``dtype`` says otherwise.
+
+    Only integers are integers: booleans, floats (``2.0`` too), complex
+    numbers, strings and ``None`` are refused with a ``TypeError``, where
+    numpy would turn ``True`` into 1 or cut ``2.5`` to 2. An empty list is
+    an empty array. Values that do not fit in ``dtype`` get a
+    ``ValueError``; with ``dtype=None`` the array keeps its integer type,
+    whatever it is (``uint64`` included). ``low`` and ``high`` bound the
+    values to ``[low, high)``; ``what`` says why, for the message (``"the
+    table has 8 rows"``).
+
+    >>> integer_array("ids", [3, 1])
+    array([3, 1])
+    >>> integer_array("ids", [1.0])
+    Traceback (most recent call last):
+        ...
+    TypeError: ids must be integers of at most 64 bits (an int or array-like of ints), got [1.0] (dtype float64)
+    """
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # a ragged list, for example
+        raise TypeError(
+            f"{name} must be integers of at most 64 bits (an int or array-like of ints), "
+            f"got {show(value)}"
+        ) from None
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # np.asarray([]) is float64, but holds no float
+    if arr.dtype.kind not in "iu":  # bools, floats, strings, objects (ints beyond 64 bits)
+        raise TypeError(
+            f"{name} must be integers of at most 64 bits (an int or array-like of ints), "
+            f"got {show(value)} (dtype {arr.dtype})"
+        )
+    if arr.size and ((low is not None and arr.min() < low) or (high is not None and arr.max() >= high)):
+        bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high})"
+        raise ValueError(
+            f"{name} must lie in {bounds}{f' ({what})' if what else ''}, "
+            f"got values from {arr.min()} to {arr.max()}"
+        )
+    if dtype is None:
+        return arr
+    limits = np.iinfo(dtype)
+    if arr.size and (arr.min() < limits.min or arr.max() > limits.max):
+        raise ValueError(
+            f"{name} must be integers from {limits.min} to {limits.max} ({limits.dtype}), "
+            f"got {show(value)}"
+        )
+    return arr.astype(dtype, copy=False)

@@ -19,6 +19,13 @@ __all__ = ["relative_positions", "t5_bucket", "alibi_slopes", "alibi_bias"]
 # floats takes about 10 ms for 2**16 heads, and seconds for millions.
 MAX_HEADS = 2**16
 
+# The most entries relative_positions and alibi_bias build: 2**28, 2 GiB of
+# float64. The book's models need thousands of times fewer, and large ALiBi
+# models never build the whole bias (BLOOM's code keeps one row per head,
+# m_h * j, and broadcasts it); beyond the cap numpy would fail with a
+# MemoryError or quietly take gigabytes.
+MAX_ENTRIES = 2**28
+
 
 def relative_positions(q_len, k_len, max_distance=None):
     r"""Matrix of relative positions ``j - i``, clipped to ``[-max_distance, max_distance]``.
@@ -37,20 +44,14 @@ def relative_positions(q_len, k_len, max_distance=None):
     Parameters
     ----------
     q_len, k_len : int
-        Number of queries (rows) and keys (columns), at least 1.
+        Number of queries (rows) and keys (columns), at least 1, with
+        ``q_len * k_len`` at most ``MAX_ENTRIES`` = 2**28.
     max_distance : int or None, default None
         Clip to this distance (at least 0); ``None`` means no clipping.
 
     Returns
     -------
     numpy.ndarray of int, shape ``(q_len, k_len)``
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer (``max_distance`` may be ``None``).
-    ValueError
-        If ``q_len`` or ``k_len`` is less than 1, or ``max_distance`` is negative.
 
     Examples
     --------
@@ -64,6 +65,11 @@ def relative_positions(q_len, k_len, max_distance=None):
     """
     q_len = _checks.positive_int("q_len", q_len)
     k_len = _checks.positive_int("k_len", k_len)
+    if q_len * k_len > MAX_ENTRIES:
+        raise ValueError(
+            f"q_len * k_len must be at most 2**28 = {MAX_ENTRIES} entries (2 GiB in float64), "
+            f"got q_len={_checks.show(q_len)} and k_len={_checks.show(k_len)}"
+        )
     rel = np.arange(k_len)[None, :] - np.arange(q_len)[:, None]
     if max_distance is not None:
         max_distance = _checks.integer("max_distance", max_distance, minimum=0)
@@ -108,17 +114,6 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
         Same shape as ``relative_position`` (a numpy integer for a scalar
         input), values in ``[0, num_buckets)``.
 
-    Raises
-    ------
-    TypeError
-        If ``relative_position`` is not integer (or holds integers beyond
-        64 bits), ``bidirectional`` not a bool, or
-        ``num_buckets``/``max_distance`` not integers.
-    ValueError
-        If ``num_buckets`` is too small, too large or odd when bidirectional,
-        or ``max_distance`` is too large or does not exceed the
-        exactly-represented distances.
-
     Notes
     -----
     With the defaults, distances 0 to 7 get their own bucket and the
@@ -143,7 +138,7 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     >>> t5_bucket([-200, 200])
     array([15, 31])
     """
-    rel = _relative_position(relative_position)
+    rel = _checks.integer_array("relative_position", relative_position, dtype=None)
     bidirectional = _checks.boolean("bidirectional", bidirectional)
     num_buckets = _checks.integer(
         "num_buckets", num_buckets, minimum=4 if bidirectional else 2, maximum=2**62
@@ -173,28 +168,15 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     # log-spaced buckets for n >= max_exact, in float32 as in T5's code
     ratio = np.log(np.maximum(n, max_exact).astype(np.float32) / np.float32(max_exact))
     scale = np.float32(math.log(max_distance / max_exact))
-    large = max_exact + (ratio / scale * np.float32(num_buckets - max_exact)).astype(np.int64)
-    large = np.minimum(large, num_buckets - 1)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # handled below
+        steps = ratio / scale * np.float32(num_buckets - max_exact)
+    # Clip before the integer cast: with huge settings, distances far past the
+    # last bucket give steps beyond int64, or inf where scale rounds to 0 (and
+    # 0 / 0 = NaN at n = max_exact, which is step 0).
+    steps = np.clip(np.nan_to_num(steps, nan=0.0), 0.0, 2.0**62)
+    large = np.minimum(max_exact + steps.astype(np.int64), num_buckets - 1)
     small = np.minimum(n, max_exact).astype(np.int64)  # n itself where n < max_exact
     return bucket + np.where(n < max_exact, small, large)
-
-
-def _relative_position(value):
-    """``relative_position`` as an integer array (any integer dtype up to 64 bits)."""
-    try:
-        rel = np.asarray(value)
-    except (TypeError, ValueError):  # a ragged list, for example
-        raise TypeError(
-            f"relative_position must be an int or array_like of int, got {_checks.show(value)}"
-        ) from None
-    if rel.size == 0 and rel.dtype.kind == "f":
-        rel = rel.astype(np.int64)  # np.asarray([]) is float64, but holds no float
-    if rel.dtype.kind not in "iu":
-        raise TypeError(
-            "relative_position must be integers that fit in int64 or uint64, "
-            f"got {_checks.show(value)} (dtype {rel.dtype})"
-        )
-    return rel
 
 
 def alibi_slopes(n_heads):
@@ -217,13 +199,6 @@ def alibi_slopes(n_heads):
     numpy.ndarray of shape ``(n_heads,)``
         The float64 values of ``get_slopes(n_heads)`` in the paper's
         reference code (which then stores them in float32).
-
-    Raises
-    ------
-    TypeError
-        If ``n_heads`` is not an integer.
-    ValueError
-        If ``n_heads`` is less than 1 or more than 65536.
 
     Examples
     --------
@@ -270,7 +245,8 @@ def alibi_bias(n_heads, length, *, causal=True):
     n_heads : int
         Number of heads, from 1 to 65536 (see :func:`alibi_slopes`).
     length : int
-        Sequence length (queries = keys), at least 1.
+        Sequence length (queries = keys), at least 1, with
+        ``n_heads * length**2`` at most ``MAX_ENTRIES`` = 2**28 (2 GiB).
     causal : bool, default True
         ``True``: the decoder case of the paper; keys after the query get
         ``-inf`` (the causal mask), so the bias can be used on its own.
@@ -279,14 +255,6 @@ def alibi_bias(n_heads, length, *, causal=True):
     Returns
     -------
     numpy.ndarray of shape ``(n_heads, length, length)``
-
-    Raises
-    ------
-    TypeError
-        If ``n_heads`` or ``length`` is not an integer, or ``causal`` not a bool.
-    ValueError
-        If ``n_heads`` or ``length`` is less than 1, or ``n_heads`` is more
-        than 65536.
 
     Notes
     -----
@@ -305,6 +273,12 @@ def alibi_bias(n_heads, length, *, causal=True):
     n_heads = _heads(n_heads)
     length = _checks.positive_int("length", length)
     causal = _checks.boolean("causal", causal)
+    if n_heads * length**2 > MAX_ENTRIES:
+        raise ValueError(
+            f"n_heads * length**2 must be at most 2**28 = {MAX_ENTRIES} entries (2 GiB in "
+            f"float64), got n_heads={n_heads} and length={_checks.show(length)}; for longer "
+            "sequences, add -m * |i - j| block by block with the slopes of alibi_slopes"
+        )
     distance = np.abs(relative_positions(length, length))
     bias = alibi_slopes(n_heads)[:, None, None] * -distance  # int -0 is 0: no -0.0
     if causal:

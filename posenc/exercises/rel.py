@@ -65,7 +65,7 @@ def check_rel_t5_bucket_mates(answer):
 
     Parameters
     ----------
-    answer : array_like of int, 1-D
+    answer : array_like of int, 1-D, or a set of int
 
     Returns
     -------
@@ -74,6 +74,8 @@ def check_rel_t5_bucket_mates(answer):
 
     rel = np.arange(-200, 201)
     expected = rel[t5_bucket(rel) == t5_bucket(-20)]
+    if isinstance(answer, (set, frozenset)):  # "in any order": a set is a fine answer
+        answer = list(answer)
     arr = _integer_array(answer)
     if arr is None or arr.ndim != 1:
         return _report(False, "", "Give a 1-D list or array of whole-number relative positions.")
@@ -116,6 +118,9 @@ def check_rel_rope_matrix(answer):
                        "so the lower entry of each 2 x 2 block is +sin.")
     if _close(arr, rope(np.eye(6), np.full(6, 3.0), layout="halves").T):
         return _report(False, "", "That is the 'halves' layout; here pairs are dimensions (0, 1), (2, 3), (4, 5).")
+    if not _close(arr, expected) and _close(arr, expected, atol=6e-4, rtol=0):  # a rounded printout
+        return _report(False, "", "Nearly: your entries look rounded. Keep full precision "
+                       "(build the matrix from the formula, don't copy printed digits).")
     with np.errstate(all="ignore"):  # entries near 1e308 overflow: not a rotation, not an error
         gram = arr @ arr.T
     if not np.allclose(gram, np.eye(6), atol=1e-6):

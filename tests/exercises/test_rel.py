@@ -200,3 +200,31 @@ def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, capsys):
 ])
 def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
     reveals_nothing(check, [answer], giveaways + sorted(_numbers(answer)))
+
+
+# --- issue 32 (nits) and issue 28 (item 11): answers the checkers once misread ---
+
+
+@pytest.mark.parametrize("form", [lambda a: set(a.tolist()), lambda a: frozenset(a.tolist()),
+                                  lambda a: set(a.astype(float).tolist())])
+def test_t5_bucket_mates_accepts_a_set(form, capsys):
+    # "in any order": a set holding the right offsets is a right answer
+    assert exercises.check_rel_t5_bucket_mates(form(T5_MATES))
+    assert capsys.readouterr().out.startswith("Correct!")
+
+
+@pytest.mark.parametrize("wrong", [set(range(-22, -16)), {-20, "a"}, set(), frozenset({20})])
+def test_t5_bucket_mates_wrong_sets(wrong, capsys):
+    assert not exercises.check_rel_t5_bucket_mates(wrong)
+    _no_leak(capsys, T5_MATES)
+
+
+@pytest.mark.parametrize("decimals", [3, 4])
+def test_rope_matrix_rounded_printout_gets_the_precision_hint(decimals, capsys):
+    # the solution prints R3.round(4); copying those digits is not "not
+    # orthogonal" (which points the wrong way): the hint asks for full precision
+    assert not exercises.check_rel_rope_matrix(ROPE.round(decimals))
+    text = capsys.readouterr().out
+    assert text.startswith("Not yet.") and "full precision" in text
+    assert "orthogonal" not in text
+    assert not any(s in text for s in _numbers(ROPE))

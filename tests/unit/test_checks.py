@@ -79,3 +79,26 @@ def test_logits_keep_minus_inf_and_refuse_nan_and_plus_inf():
         posenc.attention(q, k, v, bias=[[0.0, np.nan], [0.0, 0.0]])
     with pytest.raises(ValueError, match=r"x must not contain NaN or \+inf"):
         posenc.softmax([0.0, np.inf])
+
+
+# --- integer_array (issue 24: the local validators of relative.py move here) ---
+
+
+def test_integer_array_gives_int64():
+    integer_array = _checks.integer_array
+    out = integer_array("ids", [3, -1])
+    assert out.dtype == np.int64 and out.tolist() == [3, -1]
+    assert integer_array("ids", np.array([1, 2], dtype=np.uint8)).dtype == np.int64
+    assert integer_array("ids", []).shape == (0,) and integer_array("ids", []).dtype == np.int64
+    assert integer_array("ids", 7).shape == ()
+    big = np.array([2**64 - 1], dtype=np.uint64)
+    assert integer_array("ids", big, dtype=None).dtype == np.uint64  # dtype=None keeps the type
+    with pytest.raises(ValueError, match="ids must be integers from -9223372036854775808"):
+        integer_array("ids", big)
+
+
+@pytest.mark.parametrize("value", [True, [True, False], 1.0, [1.0, 2.0], np.float32(3), "3", ["a"],
+                                   None, 1j, 2**64, [[1], [1, 2]], {1: 2}, object()])
+def test_integer_array_refuses_non_integers_by_name(value):
+    with pytest.raises(TypeError, match="ids must be integers of at most 64 bits"):
+        _checks.integer_array("ids", value)

@@ -453,3 +453,122 @@ def test_relative_positions_property(q_len, k_len, max_distance):
 def test_more_bad_input(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# ---------------------------------------------------------------------------
+# Issue 28, items 5 and 17: huge T5 settings, and sizes with no cap
+# ---------------------------------------------------------------------------
+
+import importlib  # noqa: E402
+from unittest import mock  # noqa: E402
+
+relative_module = importlib.import_module("posenc.relative")
+INT64 = np.iinfo(np.int64)
+
+
+def test_t5_bucket_huge_settings_clip_before_the_integer_cast():
+    # the review's case: the log step of -2**45 is about 1.2e19, beyond int64,
+    # and the cast gave -9.2e18 with an "invalid value" warning (an error here)
+    got = t5_bucket(-(2**45), bidirectional=False, num_buckets=2**31, max_distance=2**30 + 1)
+    assert got == 2**31 - 1
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+@pytest.mark.parametrize("num_buckets", [2**31, 2**40, 2**62])
+@pytest.mark.parametrize("gap", [1, 1000, None])  # max_distance - max_exact; None: 2**62
+def test_t5_bucket_extreme_settings_stay_in_range_and_monotone(bidirectional, num_buckets, gap):
+    # Within the documented limits (<= 2**62) every setting gives a bucket of
+    # the right side, farther never means a smaller bucket, and nothing warns.
+    # With max_exact = 2**61 (decoder, 2**62 buckets) and gap 1, the log scale
+    # rounds to 0 in float32: steps are inf (or 0 / 0 at n = max_exact).
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = per_side // 2
+    max_distance = 2**62 if gap is None else max_exact + gap
+    n = np.array([0, 1, max_exact - 1, max_exact, max_exact + 1, 2**45, 2**61, 2**62, INT64.max])
+    n = np.unique(n[n >= 0])
+    past = t5_bucket(-n, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    assert past.dtype == np.int64
+    assert np.all((past >= 0) & (past < per_side)), past
+    assert np.all(np.diff(past) >= 0), past
+    np.testing.assert_array_equal(past[n < max_exact], n[n < max_exact])  # exact distances
+    assert past[-1] == per_side - 1  # int64.max is past max_distance: the last bucket
+    assert t5_bucket(INT64.min, bidirectional=bidirectional, num_buckets=num_buckets,
+                     max_distance=max_distance) == per_side - 1
+    if bidirectional:
+        future = t5_bucket(n[1:], num_buckets=num_buckets, max_distance=max_distance)
+        np.testing.assert_array_equal(future, per_side + past[1:])
+
+
+@pytest.mark.parametrize("n_heads, length", [(65536, 100), (112, 2**20), (1, 10**9), (8, 2**14)])
+def test_alibi_bias_refuses_absurd_sizes_by_name(n_heads, length):
+    # alibi_bias(65536, 100) once took 4.9 GB; the cap is checked before
+    # anything is allocated, and the message names both arguments
+    with pytest.raises(ValueError, match=r"n_heads \* length\*\*2 must be at most 2\*\*28") as info:
+        alibi_bias(n_heads, length)
+    assert f"n_heads={n_heads}" in str(info.value) and "length=" in str(info.value)
+
+
+def test_alibi_bias_and_relative_positions_cap_is_on_the_entries():
+    # the cap counts entries: up to MAX_ENTRIES works, one more is refused
+    # (checked with a small cap, to allocate nothing large)
+    assert relative_module.MAX_ENTRIES == 2**28
+    with mock.patch.object(relative_module, "MAX_ENTRIES", 12):
+        assert alibi_bias(3, 2).shape == (3, 2, 2)
+        with pytest.raises(ValueError, match="n_heads"):
+            alibi_bias(4, 2)
+        assert relative_positions(3, 4).shape == (3, 4)
+        with pytest.raises(ValueError, match="q_len \\* k_len"):
+            relative_positions(13, 1)
+    with pytest.raises(ValueError, match="k_len=100000"):
+        relative_positions(100_000, 100_000)  # 80 GB of int64
+
+
+# ---------------------------------------------------------------------------
+# Issue 24: relative_position is checked by _checks.integer_array
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [True, [1.0, 2.0], np.array([0.5]), "3", [1, "a"], None, 2**64, 1j,
+                                   [[1], [1, 2]]])
+def test_t5_bucket_refuses_what_is_not_integers_by_name(value):
+    with pytest.raises(TypeError, match="relative_position must be integers"):
+        t5_bucket(value)
+
+
+def test_t5_bucket_keeps_every_integer_type():
+    # uint64 beyond int64 is a distance like any other (the last future bucket)
+    for dtype in (np.int8, np.uint8, np.int32, np.uint64, np.int64):
+        np.testing.assert_array_equal(t5_bucket(np.array([0, 3, 100], dtype=dtype)), [0, 19, 31])
+    assert t5_bucket(np.uint64(2**64 - 1)) == 31
+    assert relative_module._checks.integer_array is not None
+    assert not hasattr(relative_module, "_relative_position")  # the local copy is gone
+
+
+@st.composite
+def huge_t5_settings(draw):
+    # anywhere inside the documented limits (<= 2**62), most of it far beyond
+    # real models; a small gap between max_exact and max_distance makes the
+    # log scale tiny, and the steps of large distances huge
+    bidirectional = draw(st.booleans())
+    per_side = draw(st.one_of(st.integers(2, 2**61), st.integers(1, 61).map(lambda e: 2**e)))
+    num_buckets = max(2 * per_side if bidirectional else per_side, 4 if bidirectional else 2)
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    gap = draw(st.one_of(st.integers(1, 1000), st.integers(1, 2**62)))
+    return bidirectional, num_buckets, min(max_exact + gap, 2**62)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cfg=huge_t5_settings(),
+       rel=st.lists(st.one_of(st.integers(INT64.min, INT64.max), st.integers(-1000, 1000)), min_size=1, max_size=8))
+def test_t5_bucket_any_setting_in_the_limits(cfg, rel):
+    # issue 28 item 5: no setting within the limits warns (a warning is an
+    # error here) or leaves the range, and farther never means smaller
+    bidirectional, num_buckets, max_distance = cfg
+    kw = dict(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    distance = sorted(min(abs(r), INT64.max) for r in rel)  # |int64.min| is past int64.max
+    past = t5_bucket(-np.array(distance, dtype=np.int64), **kw)
+    assert np.all((past >= 0) & (past < per_side))
+    assert np.all(np.diff(past) >= 0)
+    got = t5_bucket(np.array(rel, dtype=np.int64), **kw)
+    assert np.all((got >= 0) & (got < num_buckets))

@@ -118,9 +118,14 @@ def test_endpoint_table_uses_endpoint_frequencies():
 
 
 def test_dtype():
-    pe32 = sinusoidal(100, 64, dtype=np.float32)
-    assert pe32.dtype == np.float32
-    np.testing.assert_allclose(pe32, sinusoidal(100, 64), atol=1e-7)
+    # a float32 table is the float64 table rounded once, bit for bit (the
+    # docstring's promise), for a short table (the formula) and a long one
+    # (rotated blocks), in both layouts
+    for length in (64, 100):
+        for layout in ("interleaved", "halves"):
+            pe32 = sinusoidal(length, 64, dtype=np.float32, layout=layout)
+            assert pe32.dtype == np.float32
+            np.testing.assert_array_equal(pe32, sinusoidal(length, 64, layout=layout).astype(np.float32))
 
 
 # --- the rotation matrix -------------------------------------------------
