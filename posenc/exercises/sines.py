@@ -229,8 +229,7 @@ def check_sines_dot_at_offset(dot_at_offset):
                 hint = (f"Wrong for k = {k}, d_model = {d_model}. Test it against a table: "
                         "pe = posenc.sinusoidal(k + 1, d_model); pe[0] @ pe[k].")
             return _report(False, "", hint)
-    return _report(True, "Your dot_at_offset matches the formula at every offset and width "
-                         "tested.", "")
+    return _report(True, "Your dot_at_offset is right at every offset and width tested.", "")
 
 
 _SINES_NO_TABLE = ("Right at whole offsets, but not at k = {k}: the exercise asks for any real "
