@@ -226,10 +226,14 @@ def _why_attention_hint(got, X, W_q, W_k, W_v, causal):
     if np.allclose(got, want, atol=1e-8):
         return None
     if not np.all(np.isfinite(got)):
-        return (f"your output holds NaN or inf for X of shape {X.shape}, whose scores reach "
-                f"{np.abs(X @ W_q @ (X @ W_k).T).max() / np.sqrt(d_k):.0f}: exp overflows beyond "
-                "about 709. Subtract each row's largest score before exp; the softmax does not "
-                "change, and no exp exceeds 1.")
+        top = np.abs(X @ W_q @ (X @ W_k).T).max() / np.sqrt(d_k)
+        if top > 709:  # exp(710) is beyond float64
+            return (f"your output holds NaN or inf for X of shape {X.shape}, whose scores reach "
+                    f"{top:.0f}: exp overflows beyond about 709. Subtract each row's largest score "
+                    "before exp; the softmax does not change, and no exp exceeds 1.")
+        return (f"your output holds NaN or inf for X of shape {X.shape} with causal={causal}, "
+                "although its scores are small: look for a division by zero, or for inf - inf "
+                "(a masked score minus another).")
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     S = Q @ K.T
     past = np.tril(np.ones((n, n), bool))

@@ -474,3 +474,16 @@ def test_answer_variables_are_new_at_their_exercise(chapter):
 def test_permutation_hints_name_the_exercise_variable(capsys):
     ok, text = verdict(check_why_permutation, [0, 4, 2, 3], capsys)
     assert not ok and "reorder" in text and "perm " not in text
+
+
+def nan_from_the_mask(X, W_q, W_k, W_v, causal=False):
+    # subtracts the masked -inf from itself: NaN even where scores are small
+    out = attend_vectorized(X, W_q, W_k, W_v, causal)
+    if causal:
+        out = out + (np.full(out.shape, -np.inf) - np.full(out.shape, -np.inf))
+    return out
+
+
+def test_self_attention_names_overflow_only_when_the_scores_overflow(capsys):
+    ok, text = verdict(check_why_self_attention, nan_from_the_mask, capsys)
+    assert not ok and "NaN or inf" in text and "inf - inf" in text and "overflows" not in text
