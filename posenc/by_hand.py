@@ -45,7 +45,8 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
     d_model : int
         Width of the encoding, at least 1.
     base : float, default 10000.0
-        The number 10000 of the paper; must be positive and finite.
+        The number 10000 of the paper; must be finite and greater than 1,
+        as in :func:`posenc.sinusoidal`.
     precision : int, default 4
         Decimals of the final value (1 to 15). The intermediate numbers are
         shown with six significant digits.
@@ -63,7 +64,8 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
         or ``base`` is not a real number.
     ValueError
         If ``pos`` is beyond :math:`\pm 2^{53}`, ``d_model < 1``, ``dim`` is
-        outside ``0 .. d_model - 1``, ``base`` is not positive and finite, or
+        outside ``0 .. d_model - 1``, ``base`` is not finite or not greater
+        than 1, or
         ``precision`` is outside 1 .. 15.
 
     Examples
@@ -83,7 +85,12 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
     dim = _checks.integer("dim", dim, minimum=0)
     if dim >= d_model:
         raise ValueError(f"dim must be in 0 .. d_model - 1 = {d_model - 1}, got {dim}")
-    base = _checks.real("base", base, positive=True)
+    base = _checks.real("base", base)
+    if base <= 1:  # as posenc.sinusoidal refuses it
+        raise ValueError(
+            f"base must be greater than 1, so that the frequencies base**(-2i/d_model) "
+            f"fall from 1 towards 1/base; got {base}"
+        )
     precision = _checks.integer("precision", precision, minimum=1)
     if precision > 15:
         raise ValueError(f"precision must be at most 15 decimals, got {precision}")

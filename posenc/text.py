@@ -15,13 +15,20 @@ from . import _checks
 
 __all__ = ["tokenize", "build_vocab", "encode", "random_embeddings"]
 
-# A word is a run of letters/digits, possibly with inner apostrophes
-# ("don't"). Everything else (spaces, punctuation) separates words.
-_WORD = re.compile(r"\w+(?:'\w+)*")
+# A word is a run of letters and digits ("\w" without the underscore),
+# possibly with inner apostrophes, typed (') or typographic (\u2019), as in
+# "don't" and "don\u2019t". Everything else (spaces, punctuation, "_")
+# separates words.
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 
 
 def tokenize(text, *, lower=False):
     """Split a text into word tokens, dropping punctuation.
+
+    A word is a run of letters and digits, with apostrophes inside it kept
+    ("don't", and "don\u2019t" with the typographic apostrophe, are one word
+    each; the apostrophe is kept as typed). Spaces, punctuation and the
+    underscore separate words.
 
     Parameters
     ----------
@@ -48,6 +55,8 @@ def tokenize(text, *, lower=False):
     ['The', 'cat', 'sat', 'on', 'the', 'mat']
     >>> tokenize("The cat sat on the mat.", lower=True)
     ['the', 'cat', 'sat', 'on', 'the', 'mat']
+    >>> tokenize("Don\u2019t split snake_case")
+    ['Don\u2019t', 'split', 'snake', 'case']
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")

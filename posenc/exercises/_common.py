@@ -4,11 +4,15 @@ A checker prints ``Correct! <what was checked>`` or ``Not yet. <hint>`` and
 returns the verdict as a bool (:func:`_report`). Answers are read leniently:
 :func:`_as_array` turns any numeric answer into a float array (or ``None``),
 :func:`_close` compares it with the expected value within a tolerance.
+:func:`_call_watching` runs a learner's function and says which of the
+functions an exercise rules out ("NumPy only, not ``posenc.attention``") it
+called, so that the checker can hold the exercise to its own rules.
 """
 
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -26,27 +30,36 @@ def _as_array(answer):
     would silently drop them, with a warning). Strings (``"786432"``),
     booleans, ``None``, ragged lists, functions, numbers beyond float64 and
     other non-numbers give None: numpy would turn a string or a bool into a
-    number, but the learner did not write one.
+    number, but the learner did not write one. So does an object that cannot
+    be read as numbers at all, because its ``__array__`` or ``__float__``
+    raises (a torch tensor that requires grad, for one): the checker then
+    says what it wants instead of passing the exception on. A signalling NaN
+    (float32 ``0x7fa00000``) is read as a quiet NaN, without the warning that
+    the cast would give.
     """
     try:
-        arr = np.asarray(answer)
-        if arr.dtype.kind == "c":
-            if np.any(arr.imag != 0):
+        with np.errstate(invalid="ignore"):  # a signalling NaN: quiet it, silently
+            arr = np.asarray(answer)
+            if arr.dtype.kind == "c":
+                if np.any(arr.imag != 0):
+                    return None
+                arr = arr.real
+            if arr.dtype.kind == "O" and not all(
+                isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in arr.flat
+            ):
                 return None
-            arr = arr.real
-        if arr.dtype.kind == "O" and not all(
-            isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in arr.flat
-        ):
-            return None
-        if arr.dtype.kind not in "iufO":
-            return None
-        return arr.astype(float)
-    except (TypeError, ValueError, OverflowError):
+            if arr.dtype.kind not in "iufO":
+                return None
+            return arr.astype(float)
+    except Exception:  # whatever the answer's own __array__, __len__ or __float__ raises
         return None
 
 
 def _close(answer, expected, *, atol=1e-6, rtol=1e-6):
-    """True if ``answer`` has the shape of ``expected`` and the same values."""
+    """True if ``answer`` has the shape of ``expected`` and the same values.
+
+    NaN is never close to anything, not even to NaN.
+    """
     arr = _as_array(answer)
     expected = np.asarray(expected, dtype=float)
     return (
@@ -63,11 +76,13 @@ def _int_list(answer, name):
         return None
     try:
         arr = np.asarray(list(answer) if isinstance(answer, (set, frozenset)) else answer)
-    except (TypeError, ValueError):
+    except Exception:  # a ragged list, or an __array__ that raises
         arr = None
-    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iuf" or (
-        arr.dtype.kind == "f" and not np.all(np.isfinite(arr) & (arr == np.round(arr)))
-    ):
+    with np.errstate(invalid="ignore"):  # rounding a signalling NaN: no warning
+        whole = arr is not None and arr.ndim == 1 and arr.dtype.kind in "iuf" and (
+            arr.dtype.kind != "f" or bool(np.all(np.isfinite(arr) & (arr == np.round(arr))))
+        )
+    if not whole:
         print(f"Not yet. {name} should be a flat list (or 1-D array) of whole numbers.")
         return None
     return [int(x) for x in arr]
@@ -81,3 +96,32 @@ def _integer_array(answer):
     if np.any(np.abs(arr) >= 2.0**63):  # whole, but beyond int64
         return None
     return arr.astype(int)
+
+
+def _call_watching(watched, fn, *args, **kwargs):
+    """Call ``fn(*args, **kwargs)``; return its result and the names of the ``watched`` functions it called.
+
+    ``watched`` maps a name (``"posenc.attention"``) to a function. A call
+    counts however the learner reached the function (``posenc.attention``,
+    ``from posenc import attention``, a helper of the chapter that calls it),
+    because the check looks at the code that runs, through
+    :func:`sys.setprofile`, not at names. Floating-point warnings of the
+    learner's code (an ``exp`` that overflows) are silenced: the checker
+    reports the NaN or inf they lead to instead. Whatever ``fn`` raises is
+    raised again, after the previous profiler is restored.
+    """
+    codes = {f.__code__: name for name, f in watched.items()}
+    called = set()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in codes:
+            called.add(codes[frame.f_code])
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        with np.errstate(all="ignore"):
+            result = fn(*args, **kwargs)
+    finally:
+        sys.setprofile(previous)
+    return result, sorted(called)

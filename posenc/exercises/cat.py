@@ -140,11 +140,13 @@ def check_cat_most_changed(step_12, step_34):
     Returns
     -------
     bool
+        ``True`` if both are right. A wrong answer's hint says which of the
+        two is wrong.
 
     Examples
     --------
     >>> check_cat_most_changed(3, 3)
-    Not yet. How far does the slow pair (dims 2 and 3) turn in one step, compared with the fast pair (dims 0 and 1)?
+    Not yet. Neither answer is right yet. How far does the slow pair (dims 2 and 3) turn in one step, compared with the fast pair (dims 0 and 1)?
     False
     """
     pe = np.array([_cat_pe(p) for p in range(5)])
@@ -161,6 +163,13 @@ def check_cat_most_changed(step_12, step_34):
         hint = ("Within the fast pair, compare |sin(p+1) - sin(p)| with |cos(p+1) - cos(p)| "
                 "for each step. The sine changes fastest where the cosine is large, and the "
                 "other way round.")
+    right = [a == e for a, e in zip(answer, expected)]
+    if right == [True, False]:
+        hint = "step_12 is right; step_34 is not. " + hint
+    elif right == [False, True]:
+        hint = "step_34 is right; step_12 is not. " + hint
+    else:
+        hint = "Neither answer is right yet. " + hint
     return _report(False, "", hint)
 
 
@@ -172,7 +181,9 @@ def check_cat_two_cats(diff):
     ex-cat-two-cats). Both occurrences look up the same embedding row, so
     their input vectors ``x = E[id] + PE(pos)`` differ only through the
     positions. (The chapter prints ``x_5 - x_1`` for its two "the"s; this is
-    another pair of positions.)
+    another pair of positions.) The hints recognise a calculator in degree
+    mode, and the belief that the difference is ``PE(3)``, the encoding of
+    the distance.
 
     Parameters
     ----------
@@ -195,8 +206,15 @@ def check_cat_two_cats(diff):
         return _report(False, "", "The difference of two input vectors has d_model = 4 numbers.")
     if _close(arr, expected, atol=1e-3, rtol=0):
         return _report(True, "All four numbers of x_8 - x_5 are right to three decimals.", "")
+    degrees = np.radians([8, 8, 0.08, 0.08]), np.radians([5, 5, 0.05, 0.05])
+    in_degrees = [(np.sin(a) * [1, 0, 1, 0] + np.cos(a) * [0, 1, 0, 1]) for a in degrees]
     if _close(-arr, expected, atol=1e-3, rtol=0):
         hint = "The sign is reversed: take the second 'cat' (position 8) minus the first."
+    elif any(_close(sign * arr, in_degrees[0] - in_degrees[1], atol=1e-3, rtol=0) for sign in (1, -1)):
+        hint = "Your calculator is in degrees. The angles are in radians: switch it to RAD."
+    elif any(_close(sign * arr, _cat_pe(3), atol=1e-3, rtol=0) for sign in (1, -1)):
+        hint = ("That is PE(3), the encoding of the distance 8 - 5. But PE(8) - PE(5) is not "
+                "PE(8 - 5): sin 8 - sin 5 is not sin 3. Subtract the two encodings entry by entry.")
     elif _close(arr, _cat_pe(7) - _cat_pe(4), atol=1e-3, rtol=0):
         hint = "Those are positions counted from 0; this chapter counts from 1."
     elif any(_close(sign * arr, _cat_pe(5) - _cat_pe(1), atol=1e-3, rtol=0) for sign in (1, -1)):

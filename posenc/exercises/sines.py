@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _as_array, _report
+from ..sinusoidal import frequencies as _frequencies
+from ..sinusoidal import rotation_matrix as _rotation_matrix
+from ..sinusoidal import sinusoidal as _sinusoidal
+from ..sinusoidal import wavelengths as _wavelengths
+from ._common import _as_array, _call_watching, _integer_array, _report
+
+# What ex-sines-spot-the-bug rules out ("NumPy only, without calling posenc"),
+# and what ex-sines-dot-at-offset does ("without building a table").
+_SINES_TABLES = {"posenc.sinusoidal": _sinusoidal, "posenc.rotation_matrix": _rotation_matrix}
+_SINES_NOT_NUMPY = {**_SINES_TABLES, "posenc.frequencies": _frequencies,
+                    "posenc.wavelengths": _wavelengths}
 
 __all__ = [
     "check_sines_longest_wavelength",
@@ -43,6 +53,9 @@ def check_sines_longest_wavelength(answer):
     -------
     bool
         ``True`` if ``answer`` is within a relative ``1e-6`` of the exact value.
+        An answer within a relative ``5e-4`` (a rounded one, such as a whole
+        number of positions or three significant figures) is told to keep
+        more digits.
 
     Examples
     --------
@@ -69,6 +82,9 @@ def check_sines_longest_wavelength(answer):
                 "check the factor 2*pi and the sign of the exponent.")
     elif close(2 * np.pi * 10000.0 ** (31 / 64)):
         hint = "The exponent is 2i / d_model, not i / d_model."
+    elif np.isclose(value, expected, rtol=5e-4, atol=0):
+        hint = ("Close, but keep more digits: a wavelength need not be a whole number of "
+                "positions. Give it to at least two decimals.")
     else:
         hint = ("Use wavelength_i = 2*pi / omega_i with omega_i = 10000**(-2i/d_model), "
                 "for the largest i that exists when d_model = 64.")
@@ -82,7 +98,11 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
     (interleaved sines and cosines, :math:`\omega_i = 10000^{-2i/d_{model}}`,
     positions from 0) for even ``d_model``. It is called on a few sizes and
     compared with the formula, and with the buggy versions a learner is
-    likely to produce, so that the hint can say what is still wrong.
+    likely to produce, so that the hint can say what is still wrong. The
+    exercise asks for NumPy only: a function that calls
+    :func:`posenc.sinusoidal`, :func:`posenc.frequencies`,
+    :func:`posenc.wavelengths` or :func:`posenc.rotation_matrix` gets a hint
+    that says so.
 
     Parameters
     ----------
@@ -104,10 +124,13 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
     sizes = [(4, 6), (10, 8), (50, 128), (3, 2)]
     for length, d_model in sizes:
         try:
-            got = fixed_sinusoidal(length, d_model)
+            got, called = _call_watching(_SINES_NOT_NUMPY, fixed_sinusoidal, length, d_model)
         except Exception as err:  # the learner's code may raise anything
             return _report(False, "", f"Calling it with ({length}, {d_model}) raised "
                                       f"{type(err).__name__}: {err}")
+        if called:
+            return _report(False, "", f"The exercise asks for NumPy only, and your function calls "
+                                      f"{' and '.join(called)}: write the formula with NumPy.")
         arr = _as_array(got)
         if arr is None or arr.shape != (length, d_model):
             shape = None if arr is None else arr.shape
@@ -150,9 +173,13 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
 def check_sines_dot_at_offset(dot_at_offset):
     r"""Check a function that gives :math:`PE(pos) \cdot PE(pos + k)` without a table.
 
-    The function is called for several offsets ``k`` (positive, negative and
-    zero) and even widths, and compared with the dot products of rows of the
-    paper's table (base 10000).
+    The function is called for several offsets ``k`` (positive, negative,
+    zero, and one between two positions, ``k = 2.5``: the formula holds for
+    any real offset) and even widths, and compared with
+    :math:`\sum_i \cos(k\,\omega_i)` (base 10000). The exercise rules out a
+    table: a function that calls :func:`posenc.sinusoidal` or
+    :func:`posenc.rotation_matrix` gets a hint that says so, and so does one
+    that works at whole offsets only, as a table's rows do.
 
     Parameters
     ----------
@@ -171,20 +198,28 @@ def check_sines_dot_at_offset(dot_at_offset):
     """
     if not callable(dot_at_offset):
         return _report(False, "", "Pass the function itself (dot_at_offset), not a number it returned.")
-    cases = [(0, 8), (1, 8), (-3, 8), (10, 128), (37, 128), (500, 512), (-500, 512), (2, 2)]
+    cases = [(0, 8), (1, 8), (-3, 8), (10, 128), (37, 128), (500, 512), (-500, 512), (2, 2), (2.5, 8)]
     for k, d_model in cases:
+        whole = float(k).is_integer()
         try:
-            got = dot_at_offset(k, d_model)
+            got, called = _call_watching(_SINES_TABLES, dot_at_offset, k, d_model)
         except Exception as err:  # the learner's code may raise anything
+            if not whole:
+                return _report(False, "", _SINES_NO_TABLE.format(k=k))
             return _report(False, "", f"Calling it with (k={k}, d_model={d_model}) raised "
                                       f"{type(err).__name__}: {err}")
+        if called:
+            return _report(False, "", f"The exercise asks for no table, and your function calls "
+                                      f"{' and '.join(called)}: use the dot-product property instead.")
         arr = _as_array(got)
         if arr is None or arr.size != 1:
             return _report(False, "", f"It must return one number; with (k={k}, d_model={d_model}) "
                                       "it returned something else.")
         omega = 10000.0 ** (-2.0 * np.arange(d_model // 2) / d_model)
         if not np.isclose(float(arr.reshape(())), np.cos(k * omega).sum(), atol=1e-6, rtol=1e-6):
-            if k == 0:
+            if not whole:
+                hint = _SINES_NO_TABLE.format(k=k)
+            elif k == 0:
                 hint = "Start with k = 0: a row dotted with itself gives its squared norm."
             elif np.isclose(float(arr.reshape(())), d_model / 2):
                 hint = ("Right at k = 0, where every pair contributes 1, but not for other "
@@ -194,8 +229,12 @@ def check_sines_dot_at_offset(dot_at_offset):
                 hint = (f"Wrong for k = {k}, d_model = {d_model}. Test it against a table: "
                         "pe = posenc.sinusoidal(k + 1, d_model); pe[0] @ pe[k].")
             return _report(False, "", hint)
-    return _report(True, "Your dot_at_offset matches the table at every offset and width "
-                         "tested.", "")
+    return _report(True, "Your dot_at_offset is right at every offset and width tested.", "")
+
+
+_SINES_NO_TABLE = ("Right at whole offsets, but not at k = {k}: the exercise asks for any real "
+                   "offset, and a table has rows at whole positions only. Use the dot-product "
+                   "property, which holds for every k.")
 
 
 def check_sines_rotation(M):
@@ -234,6 +273,10 @@ def check_sines_rotation(M):
     elif np.allclose(arr, np.eye(6)):
         hint = ("M @ PE(pos) should equal PE(pos + 5) for every pos; the identity leaves "
                 "every row where it is.")
+    elif np.allclose(moved, table[5:], atol=1e-3):
+        hint = ("Close, but keep more digits: with its entries rounded, M moves PE(pos) near "
+                "PE(pos + 5) but not onto it. Use the full values of cos and sin, not rounded "
+                "ones.")
     elif np.allclose(moved[:1], table[5:6], atol=1e-6):
         hint = ("It works for pos = 0 but not for every pos: M must not depend on the position, "
                 "only on the shift 5 (use the angle-addition formulas).")
@@ -265,12 +308,10 @@ def check_sines_layout_permutation(perm):
     Not yet. That keeps the columns where they are. In the interleaved table, which column of the halves table comes second?
     False
     """
-    arr = _as_array(perm)
-    if (arr is None or arr.shape != (10,) or not np.all(arr == np.round(arr))
-            or sorted(arr.astype(int).tolist()) != list(range(10))):
+    perm = _integer_array(perm)  # None unless every entry is a whole, finite number
+    if perm is None or perm.shape != (10,) or sorted(perm.tolist()) != list(range(10)):
         return _report(False, "", "perm_back must list each of the column numbers 0, 1, ..., 9 "
                                   "exactly once.")
-    perm = arr.astype(int)
     inter = _paper_table(12, 10)
     halves = np.hstack([inter[:, 0::2], inter[:, 1::2]])
     if np.array_equal(halves[:, perm], inter):

@@ -10,10 +10,11 @@ import numpy as np
 
 from ..attention import attention as _attention
 from ..attention import causal_mask as _causal_mask
+from ..attention import softmax as _softmax
 from ..text import build_vocab as _build_vocab
 from ..text import encode as _encode
 from ..text import tokenize as _tokenize
-from ._common import _as_array, _int_list, _report
+from ._common import _as_array, _call_watching, _int_list, _report
 
 __all__ = [
     "check_why_bag_of_words",
@@ -57,14 +58,21 @@ def check_why_bag_of_words(counts):
     tokens = _tokenize(_WHY_BAG_TEXT, lower=True)
     vocab = _build_vocab(tokens)
     expected = np.bincount(_encode(tokens, vocab), minlength=len(vocab))
+    cased = _tokenize(_WHY_BAG_TEXT)
     arr = _as_array(counts)
     if arr is None or arr.ndim != 1:
         return _report(False, "", "counts should be a 1-D list or array of numbers, one per vocabulary entry.")
-    if arr.shape[0] == len(set(_tokenize(_WHY_BAG_TEXT))):
-        return _report(False, "", "counts has one entry too many: did you lower-case the tokens "
+    ids = [_encode(tokens, vocab), _encode(cased, _build_vocab(cased))]
+    if any(arr.shape == i.shape and np.array_equal(arr, i) for i in ids):
+        return _report(False, "", "these are the token ids, one per token of the sentence. counts has "
+                                  "one entry per vocabulary entry: entry i says how many times id i "
+                                  "occurs (np.bincount counts them).")
+    if arr.shape == (len(cased),) and np.array_equal(arr, np.ones(len(cased))):
+        return _report(False, "", "every token counted once: did you lower-case the tokens "
                                   "(tokenize(..., lower=True)), so that 'The' and 'the' are one token?")
     if arr.shape != expected.shape:
-        return _report(False, "", "counts should have one entry per vocabulary entry: len(vocab) of them.")
+        return _report(False, "", f"counts has {arr.shape[0]} entries; it should have one entry "
+                                  "per vocabulary entry: len(vocab) of them.")
     if not np.isclose(arr.sum(), len(tokens)):
         return _report(False, "", "the counts should add up to the number of tokens in the sentence.")
     if np.allclose(np.sort(arr), np.sort(expected)):
@@ -78,9 +86,12 @@ def check_why_bag_of_words(counts):
 def check_why_permutation(reorder):
     """Check a permutation that turns "the dog chased the cat" into "the cat chased the dog".
 
-    Any ``reorder`` with ``[words_a[i] for i in reorder] == words_b`` is
-    right, where ``words_a`` and ``words_b`` are the tokens of the two
-    sentences (exercise ex-why-permutation); there is more than one. The
+    Any permutation ``reorder`` (each position ``0 .. 4`` once) with
+    ``[words_a[i] for i in reorder] == words_b`` is right, where ``words_a``
+    and ``words_b`` are the tokens of the two sentences (exercise
+    ex-why-permutation); there is more than one. A list that reads the
+    second sentence but takes one position twice is not a reordering of the
+    rows (one row would be lost), and the hint says so. The
     exercise names its answer ``reorder``, not ``perm``: the chapter has its
     own ``perm`` (for "dog bites man"), and a learner who has not answered
     yet should get a ``NameError`` for their own variable, not a hint about
@@ -109,6 +120,12 @@ def check_why_permutation(reorder):
     reorder = _int_list(reorder, "reorder")
     if reorder is None:
         return False
+    if len(reorder) == n and all(0 <= i < n for i in reorder) and sorted(reorder) != list(range(n)):
+        if [tokens_a[i] for i in reorder] == tokens_b:
+            return _report(False, "", "your list does read the second sentence, but it takes one "
+                                      "position twice and leaves another out. The exercise asks for a "
+                                      "reordering, a permutation: each position 0 to "
+                                      f"{n - 1} exactly once, so that no row is lost.")
     if sorted(reorder) != list(range(n)):
         return _report(False, "", f"reorder should contain each of the positions 0 to {n - 1} "
                                   "exactly once.")
@@ -127,6 +144,11 @@ def _why_reference(X, W_q, W_k, W_v, causal):
     return _attention(X @ W_q, X @ W_k, X @ W_v, mask=mask)[0]
 
 
+# What ex-why-self-attention rules out ("NumPy only, not posenc.attention").
+_WHY_NOT_NUMPY = {"posenc.attention": _attention, "posenc.softmax": _softmax,
+                  "posenc.causal_mask": _causal_mask}
+
+
 def check_why_self_attention(fn):
     r"""Check a from-scratch self-attention function (exercise ex-why-self-attention).
 
@@ -135,8 +157,17 @@ def check_why_self_attention(fn):
     :math:`K = XW_k`, :math:`V = XW_v`, and with query ``i`` restricted to
     keys ``j <= i`` when ``causal`` is true. The checker calls it on random
     inputs of several shapes (with ``d_k`` different from ``d_v`` and from
-    the width of ``X``) and compares with :func:`posenc.attention`. A
-    returned ``(output, weights)`` pair is accepted too.
+    the width of ``X``), and on inputs whose scores run into the thousands,
+    where a softmax that takes ``exp`` of the raw scores overflows; it
+    compares the output with :func:`posenc.attention`. A returned
+    ``(output, weights)`` pair is accepted too.
+
+    The exercise asks for NumPy only: a function that calls
+    :func:`posenc.attention`, :func:`posenc.softmax` or
+    :func:`posenc.causal_mask` (directly or through the chapter's
+    ``self_attention``) gets a hint that says so, even if its output is right.
+    The learner's floating-point warnings are silenced: an overflow shows as
+    the NaN it leads to, and gets its own hint.
 
     Parameters
     ----------
@@ -157,15 +188,22 @@ def check_why_self_attention(fn):
     if not callable(fn):
         return _report(False, "", f"pass the function itself (no parentheses), got a {type(fn).__name__}.")
     rng = np.random.default_rng(2024)
-    for n, d_model, d_k, d_v in [(5, 4, 3, 2), (1, 3, 2, 4), (6, 6, 6, 6)]:
-        X = rng.normal(size=(n, d_model))
+    # (n, d_model, d_k, d_v, scale of X); the last case's scores reach the
+    # thousands: exp of a raw score overflows there (beyond about 709)
+    for n, d_model, d_k, d_v, scale in [(5, 4, 3, 2, 1), (1, 3, 2, 4, 1), (6, 6, 6, 6, 1), (4, 3, 2, 3, 20)]:
+        X = scale * rng.normal(size=(n, d_model))
         W_q, W_k = rng.normal(size=(2, d_model, d_k))
         W_v = rng.normal(size=(d_model, d_v))
         for causal in (False, True):
             try:
-                got = fn(X.copy(), W_q.copy(), W_k.copy(), W_v.copy(), causal=causal)
+                got, called = _call_watching(_WHY_NOT_NUMPY, fn, X.copy(), W_q.copy(), W_k.copy(),
+                                             W_v.copy(), causal=causal)
             except Exception as exc:  # the learner's code: report, do not crash
                 return _report(False, "", f"your function raised {type(exc).__name__}: {exc}")
+            if called:
+                return _report(False, "", f"the exercise asks for NumPy only, and your function calls "
+                                          f"{' and '.join(called)}. Write that step with NumPy: "
+                                          "it takes a few lines.")
             if isinstance(got, tuple) and len(got) == 2:
                 got = got[0]
             got = _as_array(got)
@@ -173,30 +211,50 @@ def check_why_self_attention(fn):
                 shape = None if got is None else got.shape
                 return _report(False, "", f"for X of shape {X.shape} and W_v of shape {W_v.shape} the "
                                           f"output should have shape (n, d_v) = {(n, d_v)}, got {shape}.")
-            want = _why_reference(X, W_q, W_k, W_v, causal)
-            if np.allclose(got, want, atol=1e-8):
-                continue
-            Q, K, V = X @ W_q, X @ W_k, X @ W_v
-            S = Q @ K.T
-            if causal:
-                if np.allclose(got, _why_reference(X, W_q, W_k, W_v, False), atol=1e-8):
-                    return _report(False, "", "with causal=True, query i may only look at keys j <= i.")
-                if n > 1 and np.allclose(got, _why_masked(S / np.sqrt(d_k), np.triu(np.ones((n, n), bool))) @ V):
-                    return _report(False, "", "your mask points the wrong way: query i may see keys j <= i "
-                                              "(the past), not j >= i.")
-                S = np.where(np.tril(np.ones((n, n), bool)), S, -np.inf)
-            if np.allclose(got, _why_softmax(S, axis=-1) @ V):
-                return _report(False, "", "the scores need scaling: divide Q K^T by sqrt(d_k).")
-            if np.allclose(got, _why_softmax(S / np.sqrt(d_model), axis=-1) @ V):
-                return _report(False, "", "divide by sqrt(d_k), the width of the queries and keys, "
-                                          "not of the embeddings.")
-            if not causal and np.allclose(got, _why_softmax(S / np.sqrt(d_k), axis=0) @ V):
-                return _report(False, "", "take the softmax along the keys, so that each row of "
-                                          "weights sums to 1 (axis=-1).")
-            return _report(False, "", f"the output is wrong for X of shape {X.shape} with causal={causal}. "
-                                      "Compare your steps with the formula: project, score, scale, "
-                                      "mask, softmax over keys, weight the values.")
+            with np.errstate(all="ignore"):
+                hint = _why_attention_hint(got, X, W_q, W_k, W_v, causal)
+            if hint:
+                return _report(False, "", hint)
     return _report(True, "Your attend matches posenc.attention, with and without a causal mask.", "")
+
+
+def _why_attention_hint(got, X, W_q, W_k, W_v, causal):
+    """None if ``got`` is the right output, else a hint that says what is wrong."""
+    n, d_model = X.shape
+    d_k = W_q.shape[1]
+    want = _why_reference(X, W_q, W_k, W_v, causal)
+    if np.allclose(got, want, atol=1e-8):
+        return None
+    if not np.all(np.isfinite(got)):
+        top = np.abs(X @ W_q @ (X @ W_k).T).max() / np.sqrt(d_k)
+        if top > 709:  # exp(710) is beyond float64
+            return (f"your output holds NaN or inf for X of shape {X.shape}, whose scores reach "
+                    f"{top:.0f}: exp overflows beyond about 709. Subtract each row's largest score "
+                    "before exp; the softmax does not change, and no exp exceeds 1.")
+        return (f"your output holds NaN or inf for X of shape {X.shape} with causal={causal}, "
+                "although its scores are small: look for a division by zero, or for inf - inf "
+                "(a masked score minus another).")
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    S = Q @ K.T
+    past = np.tril(np.ones((n, n), bool))
+    if causal:
+        if np.allclose(got, _why_reference(X, W_q, W_k, W_v, False), atol=1e-8):
+            return "with causal=True, query i may only look at keys j <= i."
+        if n > 1 and np.allclose(got, _why_masked(S / np.sqrt(d_k), np.triu(np.ones((n, n), bool))) @ V):
+            return ("your mask points the wrong way: query i may see keys j <= i "
+                    "(the past), not j >= i.")
+        if n > 1 and np.allclose(got, _why_softmax(np.where(past, S / np.sqrt(d_k), 0), axis=-1) @ V):
+            return ("the masked scores must be -inf (-np.inf), not 0: a score of 0 still gets the "
+                    "weight exp(0) = 1 before the row is normalised, so the future still counts.")
+        S = np.where(past, S, -np.inf)
+    if np.allclose(got, _why_softmax(S, axis=-1) @ V):
+        return "the scores need scaling: divide Q K^T by sqrt(d_k)."
+    if np.allclose(got, _why_softmax(S / np.sqrt(d_model), axis=-1) @ V):
+        return "divide by sqrt(d_k), the width of the queries and keys, not of the embeddings."
+    if not causal and np.allclose(got, _why_softmax(S / np.sqrt(d_k), axis=0) @ V):
+        return "take the softmax along the keys, so that each row of weights sums to 1 (axis=-1)."
+    return (f"the output is wrong for X of shape {X.shape} with causal={causal}. Compare your steps "
+            "with the formula: project, score, scale, mask, softmax over keys, weight the values.")
 
 
 def _why_softmax(x, axis):
@@ -242,7 +300,7 @@ def check_why_causal_swap(changed):
     expected = {t for t in range(n) if b[t] != a[t] or sorted(b[: t + 1]) != sorted(a[: t + 1])}
     try:
         arr = np.asarray(list(changed) if isinstance(changed, (set, frozenset)) else changed)
-    except (TypeError, ValueError):  # a ragged list: _int_list gives the hint
+    except Exception:  # a ragged list, an __array__ that raises: _int_list gives the hint
         arr = None
     if arr is not None and arr.dtype == bool:
         if arr.shape != (n,):
@@ -256,6 +314,11 @@ def check_why_causal_swap(changed):
         if not got <= set(range(n)):
             return _report(False, "", f"positions run from 0 to {n - 1}.")
     first = min(t for t in range(n) if a[t] != b[t])
+    if not got:
+        return _report(False, "", "no position changes in your computation? Embed both sentences "
+                                  "with one vocabulary (built from the first sentence) and one "
+                                  "embedding table: with a vocabulary per sentence, the swapped words "
+                                  "trade ids too, and the two inputs come out equal.")
     if any(t < first for t in got):
         return _report(False, "", "a position before the swap sees exactly the same words as before: "
                                   "can its output change?")

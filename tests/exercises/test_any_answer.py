@@ -184,3 +184,55 @@ def test_a_checker_answers_any_answer(name, data):
 def test_the_answers_of_the_issue_get_not_yet(name, args):
     result, text = _verdict(getattr(posenc.exercises, name), args)
     assert result is False and text.startswith("Not yet. "), text
+
+
+# --- exotic answers (issue 28, items 9 and 11) ------------------------------------
+
+# a float32 signalling NaN: a cast to float64 flags "invalid", which numpy
+# reports as a RuntimeWarning (an error under this repository's settings)
+_SNAN32 = np.array([0x7FA00000], dtype=np.uint32).view(np.float32)[0]
+
+
+class _ArrayRaises:
+    """Like a torch tensor that requires grad: numpy cannot read it."""
+
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad.")
+
+
+def _snan_answers():
+    yield _SNAN32
+    for shape in _SHAPES:
+        yield np.full(shape, _SNAN32)
+    yield _returning(np.full((4, 6), _SNAN32))
+    yield _filling(_SNAN32)
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_a_signalling_nan_gets_a_verdict_without_a_warning(name):
+    checker = getattr(posenc.exercises, name)
+    for answer in _snan_answers():
+        result, text = _verdict(checker, [answer] * _n_answers(checker))
+        assert result is False and text.startswith("Not yet. "), f"{name}: {text!r}"
+
+
+# the chapters whose checkers issue 28 (item 11) asked about here: 1 to 3
+_CHAPTERS_1_TO_3 = [n for n in CHECKERS if n.split("_")[1] in ("why", "sines", "cat")]
+
+
+@pytest.mark.parametrize("name", _CHAPTERS_1_TO_3)
+@pytest.mark.parametrize("answer", [_ArrayRaises(), [_ArrayRaises()], _returning(_ArrayRaises()),
+                                    _returning((_ArrayRaises(), None))],
+                         ids=["object", "list", "function-returning-it", "function-returning-a-pair"])
+def test_an_answer_numpy_cannot_read_gets_a_verdict(name, answer):
+    checker = getattr(posenc.exercises, name)
+    result, text = _verdict(checker, [answer] * _n_answers(checker))
+    assert result is False and text.startswith("Not yet. "), f"{name}: {text!r}"
+
+
+def test_inf_is_not_a_column_number():
+    # issue 28, item 11: this warned ("invalid value encountered in cast")
+    import math
+
+    result, text = _verdict(posenc.exercises.check_sines_layout_permutation, [[math.inf] * 10])
+    assert result is False and "column numbers" in text

@@ -23,6 +23,12 @@ PE10 = [math.sin(10), math.cos(10), math.sin(0.1), math.cos(0.1)]
 # and 8. x_8 - x_5 = PE(8) - PE(5): the shared embedding of "cat" cancels
 DIFF = [math.sin(8) - math.sin(5), math.cos(8) - math.cos(5),
         math.sin(0.08) - math.sin(0.05), math.cos(0.08) - math.cos(0.05)]
+# the same on a calculator in degree mode: sin 8 degrees, ..., cos 0.05 degrees
+_deg = math.radians
+DEG_DIFF = [math.sin(_deg(8)) - math.sin(_deg(5)), math.cos(_deg(8)) - math.cos(_deg(5)),
+            math.sin(_deg(0.08)) - math.sin(_deg(0.05)), math.cos(_deg(0.08)) - math.cos(_deg(0.05))]
+# the misconception "PE(8) - PE(5) = PE(8 - 5)"
+PE3 = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
 # what the chapter prints for its two "the"s (positions 1 and 5)
 THE_DIFF = [math.sin(5) - math.sin(1), math.cos(5) - math.cos(1),
             math.sin(0.05) - math.sin(0.01), math.cos(0.05) - math.cos(0.01)]
@@ -169,6 +175,19 @@ def test_most_changed_wrong(capsys, answer, hint):
     assert "dim 1" not in out and "dim 0" not in out and "dimension 1" not in out
 
 
+@pytest.mark.parametrize("answer, which", [
+    # issue 27, item 7: (1, 1) did not say which of the two answers is wrong
+    ((1, 1), "step_12 is right; step_34 is not"),
+    ((1, 3), "step_12 is right; step_34 is not"),
+    ((0, 0), "step_34 is right; step_12 is not"),
+    ((3, 0), "step_34 is right; step_12 is not"),
+    ((0, 1), "Neither answer is right"),
+])
+def test_most_changed_says_which_answer_is_wrong(capsys, answer, which):
+    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
+    assert ok is False and which in out
+
+
 # --- check_cat_two_cats -------------------------------------------------------
 
 
@@ -207,6 +226,12 @@ def test_two_cats_is_independent_of_the_embedding(capsys):
         (THE_DIFF, "two 'the's"),
         ([-v for v in THE_DIFF], "two 'the's"),
         ([0.0, 0.0, 0.0, 0.0], "E cancels"),
+        # issue 27, item 7: a calculator in degree mode, and "the difference is
+        # PE(3)", got the generic hint
+        (DEG_DIFF, "in degrees"),
+        ([-v for v in DEG_DIFF], "in degrees"),
+        (PE3, "PE(8 - 5)"),
+        ([-v for v in PE3], "PE(8 - 5)"),
         (DIFF[:2], "4 numbers"),
         ("x8 - x5", "4 numbers"),
     ],

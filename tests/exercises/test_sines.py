@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pytest
 
+import posenc
 from posenc import exercises as ex
 from posenc import rotation_matrix, sinusoidal
 
@@ -41,6 +42,10 @@ def test_longest_wavelength_right(answer, capsys):
         (2 * math.pi * 10000 ** (31 / 64), "2i / d_model"),
         (2 * math.pi * 10000 ** (63 / 64), "largest i"),
         (LONGEST * 1.001, "largest i"),
+        # issue 27, item 7: the whole number got the generic formula hint
+        (47117, "keep more digits"),
+        (round(LONGEST, -2), "keep more digits"),
+        (np.float32(47117.0), "keep more digits"),
         ("sixty thousand", "single number"),
         ([LONGEST, LONGEST], "single number"),
     ],
@@ -97,21 +102,29 @@ def i_not_2i(length, d_model):
 
 
 def halves(length, d_model):
-    return sinusoidal(length, d_model, layout="halves")
+    pos = np.arange(length)[:, None]
+    angles = pos / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    return np.hstack([np.sin(angles), np.cos(angles)])
 
 
 def wrong_base(length, d_model):
-    return sinusoidal(length, d_model, base=1000.0)
+    pos = np.arange(length)[:, None]
+    angles = pos / 1000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((length, d_model))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return pe
+
+
+def test_the_wrong_answers_are_what_their_names_say():
+    assert np.allclose(halves(7, 8), sinusoidal(7, 8, layout="halves"))
+    assert np.allclose(wrong_base(7, 8), sinusoidal(7, 8, base=1000.0))
 
 
 def raises(length, d_model):
     raise ZeroDivisionError("oops")
 
 
-@pytest.mark.parametrize(
-    "func",
-    [fixed_loop, fixed_exp_log, lambda length, d_model: sinusoidal(length, d_model)],
-)
+@pytest.mark.parametrize("func", [fixed_loop, fixed_exp_log])
 def test_spot_the_bug_right(func, capsys):
     assert ex.check_sines_spot_the_bug(func)
     assert capsys.readouterr().out.startswith("Correct!")
@@ -134,6 +147,25 @@ def test_spot_the_bug_wrong(func, words, capsys):
     assert ex.check_sines_spot_the_bug(func) is False
     out = capsys.readouterr().out
     assert out.startswith("Not yet.") and words in out
+
+
+def fixed_with_frequencies(length, d_model):
+    # right, but the exercise says "NumPy only, without calling posenc"
+    angles = np.arange(length)[:, None] * posenc.frequencies(d_model)
+    pe = np.zeros((length, d_model))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return pe
+
+
+@pytest.mark.parametrize("func, name", [
+    (lambda length, d_model: sinusoidal(length, d_model), "posenc.sinusoidal"),
+    (fixed_with_frequencies, "posenc.frequencies"),
+])
+def test_spot_the_bug_holds_the_exercise_to_numpy_only(func, name, capsys):
+    # issue 27, item 8: calling posenc.sinusoidal got "Correct!"
+    assert ex.check_sines_spot_the_bug(func) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and "NumPy only" in out and name in out
 
 
 def test_spot_the_bug_hint_never_shows_the_table(capsys):
@@ -167,15 +199,48 @@ def dot_from_table(k, d_model):
     return float(pe[0] @ pe[-1])
 
 
+def dot_from_a_numpy_table(k, d_model):
+    # the same, with the table written in NumPy: rows at whole positions only
+    omega = 10000.0 ** (-np.arange(0, d_model, 2) / d_model)
+    angles = np.arange(abs(k) + 1)[:, None] * omega
+    pe = np.zeros((abs(k) + 1, d_model))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return float(pe[0] @ pe[abs(k)])
+
+
 def dot_loop(k, d_model):
     return sum(math.cos(k / 10000 ** (2 * i / d_model)) for i in range(d_model // 2))
 
 
-@pytest.mark.parametrize("func", [dot_sum, dot_from_table, dot_loop,
+def dot_with_frequencies(k, d_model):
+    return float(np.cos(k * posenc.frequencies(d_model)).sum())
+
+
+@pytest.mark.parametrize("func", [dot_sum, dot_loop, dot_with_frequencies,
                                   lambda k, d: np.array([dot_sum(k, d)])])
 def test_dot_at_offset_right(func, capsys):
     assert ex.check_sines_dot_at_offset(func)
     assert capsys.readouterr().out.startswith("Correct!")
+
+
+def test_a_table_answers_whole_offsets_right():
+    # so the checker's verdict on the table answers below is about the rule
+    for k in (0, 3, -3, 37):
+        assert dot_from_table(k, 8) == pytest.approx(dot_sum(k, 8), abs=1e-9)
+        assert dot_from_a_numpy_table(k, 8) == pytest.approx(dot_sum(k, 8), abs=1e-9)
+
+
+@pytest.mark.parametrize("func, words", [
+    (dot_from_table, "no table, and your function calls posenc.sinusoidal"),
+    (dot_from_a_numpy_table, "not at k = 2.5"),
+    (lambda k, d: dot_sum(round(k), d), "not at k = 2.5"),
+])
+def test_dot_at_offset_holds_the_exercise_to_no_table(func, words, capsys):
+    # issue 27, item 8: the exercise says "without building a table", and a
+    # table got "Correct!"
+    assert ex.check_sines_dot_at_offset(func) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
 
 
 @pytest.mark.parametrize(
@@ -232,6 +297,9 @@ def least_squares_from_one_row():
         (np.eye(6), "identity"),
         (least_squares_from_one_row(), "works for pos = 0"),
         (rotation_by_hand(k=4), "angle-addition formulas. Which entries"),
+        # issue 27, item 7: rounded entries got the generic hint
+        (np.round(rotation_by_hand(), 4), "keep more digits"),
+        (np.round(rotation_by_hand(), 3), "keep more digits"),
         (rotation_matrix(5, 6, layout="halves"), "angle-addition formulas. Which entries"),
         (np.eye(4), "6 x 6"),
         ("M", "6 x 6"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import posenc
 from posenc import attention, build_vocab, causal_mask, encode, random_embeddings, tokenize
 from posenc.exercises import (
     check_why_bag_of_words,
@@ -58,6 +59,25 @@ def test_bag_of_words_rejects_wrong_answers_without_revealing(answer, hint, caps
     assert "2, 1, 1" not in text and "[2 1 1" not in text
 
 
+@pytest.mark.parametrize("lower", [True, False])
+def test_bag_of_words_tells_token_ids_from_counts(lower, capsys):
+    # issue 27, item 7: the token ids [0 1 2 3 0 4] (six entries, like the
+    # cased vocabulary) were told "did you lower-case the tokens?", although
+    # the learner had lower-cased
+    tokens = tokenize("The cat sat on the mat.", lower=lower)
+    ids = encode(tokens, build_vocab(tokens))
+    ok, text = verdict(check_why_bag_of_words, ids, capsys)
+    assert not ok
+    assert "token ids" in text and "lower-case" not in text
+
+
+def test_bag_of_words_asks_about_lower_case_only_for_the_cased_counts(capsys):
+    ok, text = verdict(check_why_bag_of_words, [1, 1, 1, 1, 1, 1], capsys)
+    assert not ok and "lower-case" in text
+    ok, text = verdict(check_why_bag_of_words, [2, 1, 1, 1, 1, 0], capsys)
+    assert not ok and "lower-case" not in text and "one entry per vocabulary entry" in text
+
+
 # --- ex-why-permutation -------------------------------------------------------
 
 # "the dog chased the cat" -> "the cat chased the dog": swap positions 1 and 4;
@@ -101,6 +121,17 @@ def test_permutation_rejects_wrong_answers_without_revealing(answer, hint, capsy
         assert str(perm)[1:-1] not in text
 
 
+@pytest.mark.parametrize("answer", [[0, 4, 2, 0, 1], [3, 4, 2, 3, 1]])
+def test_permutation_says_why_a_list_that_reads_the_sentence_is_not_a_reordering(answer, capsys):
+    # issue 27, item 7: these lists satisfy [words_a[i] for i in reorder] ==
+    # words_b but take one "the" twice; the hint was the generic "exactly once"
+    a, b = tokenize("the dog chased the cat"), tokenize("the cat chased the dog")
+    assert [a[i] for i in answer] == b
+    ok, text = verdict(check_why_permutation, answer, capsys)
+    assert not ok
+    assert "does read the second sentence" in text and "permutation" in text
+
+
 # --- ex-why-self-attention ----------------------------------------------------
 
 
@@ -138,9 +169,66 @@ def attend_as_list(X, W_q, W_k, W_v, causal=False):
     return attend_vectorized(X, W_q, W_k, W_v, causal).tolist()
 
 
-@pytest.mark.parametrize("fn", [attend_vectorized, attend_loops, attend_with_posenc, attend_as_list])
+def attend_subtracting_a_constant(X, W_q, W_k, W_v, causal=False):
+    # masks with a large negative number instead of -inf, and shifts by the
+    # overall largest score: both fine
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    S = Q @ K.T / np.sqrt(W_q.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -1e30)
+    e = np.exp(S - S.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True) @ V
+
+
+@pytest.mark.parametrize("fn", [attend_vectorized, attend_loops, attend_as_list, attend_subtracting_a_constant])
 def test_self_attention_accepts_right_implementations(fn, capsys):
     assert verdict(check_why_self_attention, fn, capsys)[0]
+
+
+def attend_with_posenc_softmax(X, W_q, W_k, W_v, causal=False):
+    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    return posenc.softmax(S) @ (X @ W_v)
+
+
+def attend_with_posenc_mask(X, W_q, W_k, W_v, causal=False):
+    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
+    if causal:
+        S = np.where(causal_mask(len(X)), S, -np.inf)
+    return softmax_rows(S) @ (X @ W_v)
+
+
+def attend_through_a_helper(X, W_q, W_k, W_v, causal=False):
+    # like the chapter's self_attention: posenc.attention one call away
+    return _helper(X @ W_q, X @ W_k, X @ W_v, causal)[0]
+
+
+def _helper(q, k, v, causal):
+    return posenc.attention(q, k, v, mask=posenc.causal_mask(len(q)) if causal else None)
+
+
+@pytest.mark.parametrize("fn, name", [
+    (attend_with_posenc, "posenc.attention"),
+    (attend_with_posenc_softmax, "posenc.softmax"),
+    (attend_with_posenc_mask, "posenc.causal_mask"),
+    (attend_through_a_helper, "posenc.attention"),
+])
+def test_self_attention_holds_the_exercise_to_numpy_only(fn, name, capsys):
+    # issue 27, item 8: the exercise says "NumPy only (not posenc.attention)";
+    # a function that calls posenc got "Correct!"
+    ok, text = verdict(check_why_self_attention, fn, capsys)
+    assert not ok
+    assert "NumPy only" in text and name in text
+
+
+def test_watching_for_posenc_leaves_no_profiler_behind(capsys):
+    import sys
+
+    before = sys.getprofile()
+    verdict(check_why_self_attention, attend_with_posenc, capsys)
+    verdict(check_why_self_attention, crashes, capsys)
+    assert sys.getprofile() is before
 
 
 def no_scaling(X, W_q, W_k, W_v, causal=False):
@@ -195,6 +283,32 @@ def values_unprojected(X, W_q, W_k, W_v, causal=False):
     return attend_vectorized(X, W_q, W_k, np.eye(X.shape[1]), causal)[:, : W_v.shape[1]]
 
 
+def mask_with_zeros(X, W_q, W_k, W_v, causal=False):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, 0.0)
+    return softmax_rows(S) @ V
+
+
+def mask_by_multiplying(X, W_q, W_k, W_v, causal=False):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if causal:
+        S = S * np.tril(np.ones(S.shape))
+    return softmax_rows(S) @ V
+
+
+def naive_softmax(X, W_q, W_k, W_v, causal=False):
+    # exp of the raw scores: right for small scores, NaN once one exceeds ~709
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    S = Q @ K.T / np.sqrt(K.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    e = np.exp(S)
+    return e / e.sum(axis=1, keepdims=True) @ V
+
+
 @pytest.mark.parametrize(
     "fn, hint",
     [
@@ -207,6 +321,11 @@ def values_unprojected(X, W_q, W_k, W_v, causal=False):
         (crashes, "raised ValueError"),
         (no_causal_argument, "raised TypeError"),
         (values_unprojected, "the output is wrong"),
+        # issue 27, item 7: a mask of 0 instead of -inf got the generic hint,
+        # and no input was large enough to make exp of a raw score overflow
+        (mask_with_zeros, "must be -inf"),
+        (mask_by_multiplying, "must be -inf"),
+        (naive_softmax, "Subtract each row's largest score"),
         ("attend", "pass the function itself"),
         (attend_vectorized(np.ones((2, 2)), np.eye(2), np.eye(2), np.eye(2)), "pass the function itself"),
     ],
@@ -215,6 +334,14 @@ def test_self_attention_rejects_wrong_implementations(fn, hint, capsys):
     ok, text = verdict(check_why_self_attention, fn, capsys)
     assert not ok
     assert hint in text
+
+
+def test_naive_softmax_is_right_on_small_scores():
+    # so the overflow hint is about the large inputs only
+    rng = np.random.default_rng(0)
+    X, W_q, W_k, W_v = rng.normal(size=(4, 5, 5))
+    for causal in (False, True):
+        assert np.allclose(naive_softmax(X, W_q, W_k, W_v, causal), attend_with_posenc(X, W_q, W_k, W_v, causal)[0])
 
 
 # --- ex-why-causal-swap -------------------------------------------------------
@@ -248,6 +375,13 @@ def test_causal_swap_accepts_right_answers(answer, capsys):
     assert verdict(check_why_causal_swap, answer, capsys)[0]
 
 
+def test_causal_swap_with_a_vocabulary_per_sentence_changes_nothing():
+    # the mistake the hint for an empty answer names
+    a = tokenize("The cat sat on the mat.", lower=True)
+    b = tokenize("The cat on sat the mat.", lower=True)
+    assert np.array_equal(encode(a, build_vocab(a)), encode(b, build_vocab(b)))
+
+
 @pytest.mark.parametrize(
     "answer, hint",
     [
@@ -256,7 +390,11 @@ def test_causal_swap_accepts_right_answers(answer, capsys):
         ([0, 1, 2, 3, 4, 5], "before the swap"),
         ([1, 2, 3], "before the swap"),
         ([2], "compare its own word"),
-        ([], "compare its own word"),
+        # issue 27, item 4: with a vocabulary per sentence nothing changes,
+        # and the hint for [] did not help
+        ([], "one vocabulary"),
+        (set(), "one vocabulary"),
+        (np.zeros(6, dtype=bool), "one vocabulary"),
         ([2, 3, 6], "from 0 to 5"),
         ([2.5, 3], "whole numbers"),
         (np.array([False, True, True, False]), "one entry per position"),
@@ -336,3 +474,16 @@ def test_answer_variables_are_new_at_their_exercise(chapter):
 def test_permutation_hints_name_the_exercise_variable(capsys):
     ok, text = verdict(check_why_permutation, [0, 4, 2, 3], capsys)
     assert not ok and "reorder" in text and "perm " not in text
+
+
+def nan_from_the_mask(X, W_q, W_k, W_v, causal=False):
+    # subtracts the masked -inf from itself: NaN even where scores are small
+    out = attend_vectorized(X, W_q, W_k, W_v, causal)
+    if causal:
+        out = out + (np.full(out.shape, -np.inf) - np.full(out.shape, -np.inf))
+    return out
+
+
+def test_self_attention_names_overflow_only_when_the_scores_overflow(capsys):
+    ok, text = verdict(check_why_self_attention, nan_from_the_mask, capsys)
+    assert not ok and "NaN or inf" in text and "inf - inf" in text and "overflows" not in text

@@ -82,7 +82,11 @@ def test_agrees_with_the_table(d_model, pos, data):
         ({"pos": 1, "dim": 4, "d_model": 4}, ValueError, r"dim must be in 0 \.\. d_model - 1 = 3, got 4"),
         ({"pos": 1, "dim": 0, "d_model": 0}, ValueError, "d_model must be an integer >= 1"),
         ({"pos": 1, "dim": 0, "d_model": True}, TypeError, "d_model"),
-        ({"pos": 1, "dim": 0, "d_model": 4, "base": 0}, ValueError, "base must be positive"),
+        ({"pos": 1, "dim": 0, "d_model": 4, "base": 0}, ValueError, "base must be greater than 1"),
+        # issue 28, item 19: a base <= 1 was accepted, which sinusoidal refuses
+        ({"pos": 1, "dim": 0, "d_model": 4, "base": 1}, ValueError, "base must be greater than 1"),
+        ({"pos": 1, "dim": 2, "d_model": 4, "base": 0.5}, ValueError, "base must be greater than 1"),
+        ({"pos": 1, "dim": 0, "d_model": 4, "base": float("inf")}, ValueError, "base must be finite"),
         ({"pos": 1, "dim": 0, "d_model": 4, "base": "10000"}, TypeError, "base"),
         ({"pos": 1, "dim": 0, "d_model": 4, "precision": 0}, ValueError, "precision"),
         ({"pos": 1, "dim": 0, "d_model": 4, "precision": 16}, ValueError, "at most 15"),
@@ -92,6 +96,17 @@ def test_agrees_with_the_table(d_model, pos, data):
 def test_bad_input(kwargs, error, words):
     with pytest.raises(error, match=words):
         explain_entry(**kwargs)
+
+
+@pytest.mark.parametrize("base", [0.5, 1, 1.0000001, 2, 10000])
+def test_refuses_the_bases_that_sinusoidal_refuses(base):
+    try:
+        sinusoidal(1, 4, base=base)
+    except ValueError:
+        with pytest.raises(ValueError, match="base"):
+            explain_entry(1, 2, 4, base=base)
+    else:
+        assert explain_entry(1, 2, 4, base=base)
 
 
 def test_numpy_integers_are_accepted():

@@ -22,6 +22,16 @@ def test_tokenize_keeps_case_and_drops_punctuation():
     assert tokenize("don't  stop,now") == ["don't", "stop", "now"]
 
 
+def test_tokenize_splits_at_underscores_and_keeps_typographic_apostrophes():
+    # issue 28, item 19: "_" was a letter, and "don\u2019t" became "don", "t"
+    assert tokenize("snake_case __init__ a_b") == ["snake", "case", "init", "a", "b"]
+    assert tokenize("Don\u2019t stop") == ["Don\u2019t", "stop"]
+    assert tokenize("Don\u2019t stop", lower=True) == ["don\u2019t", "stop"]
+    assert tokenize("rock \u2019n\u2019 roll, \u2019tis") == ["rock", "n", "roll", "tis"]
+    with pytest.raises(ValueError, match="at least one word"):
+        tokenize("___")
+
+
 def test_build_vocab_numbers_first_appearances_without_gaps():
     vocab = build_vocab(["the", "cat", "sat", "on", "the", "mat"])
     assert vocab == {"the": 0, "cat": 1, "sat": 2, "on": 3, "mat": 4}
