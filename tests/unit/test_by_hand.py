@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import posenc
 from posenc import explain_entry, sinusoidal
 
 
@@ -111,3 +112,9 @@ def test_refuses_the_bases_that_sinusoidal_refuses(base):
 
 def test_numpy_integers_are_accepted():
     assert explain_entry(np.int64(3), np.int32(2), np.int64(4)) == explain_entry(3, 2, 4)
+
+
+def test_explain_entry_has_the_limit_of_sinusoidal():
+    assert posenc.explain_entry(2**53, 0, 2).startswith("PE(pos=9007199254740992, dim=0)")
+    with pytest.raises(ValueError, match=r"^pos must be an integer from -9007199254740992 to 9007199254740992, got ~1e\+400$"):
+        posenc.explain_entry(10**400, 0, 4)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import _checks
+from posenc import _checks, model, plot, tables, tasks
 
 
 @pytest.mark.parametrize("value", [
@@ -102,3 +102,68 @@ def test_integer_array_gives_int64():
 def test_integer_array_refuses_non_integers_by_name(value):
     with pytest.raises(TypeError, match="ids must be integers of at most 64 bits"):
         _checks.integer_array("ids", value)
+
+
+def test_huge_values_are_abbreviated_in_messages():
+    assert _checks.show(10**400) == "~1e+400"
+    assert _checks.show(-(10**5000)) == "~-1e+5000"
+    assert _checks.show(12345) == "12345"
+    assert len(_checks.show("x" * 10_000)) < 80
+    assert len(_checks.show(list(range(10_000)))) < 80
+    with pytest.raises(ValueError, match=r"^offset must be finite, got ~1e\+400$"):
+        posenc.rotation_matrix(10**400, 4)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: posenc.softmax(["1", "2"]), "x"),
+    (lambda: posenc.softmax([True, False]), "x"),
+    (lambda: posenc.softmax(None), "x"),
+    (lambda: posenc.softmax(np.array([1, None])), "x"),
+    (lambda: posenc.rope(np.ones((3, 2)), ["0", "1", "2"]), "positions"),
+    (lambda: posenc.rope(np.ones((3, 2), dtype=bool)), "x"),
+    (lambda: posenc.attention([[True]], [[1.0]], [[1.0]]), "q"),
+    (lambda: posenc.attention([[1.0]], [[1.0]], [["1"]]), "v"),
+    (lambda: posenc.attention([[1.0]], [[1.0]], [[1.0]], bias=[[b"1"]]), "bias"),
+    (lambda: plot.heatmap([["a", "b"]]), "table"),
+    (lambda: tables.lookup([["1"]], [0]), "table"),
+])
+def test_strings_bools_and_none_are_not_numbers(call, name):
+    # "must hold real numbers" is the wording of rope's own check on another branch
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match=rf"^{name} must (be array-like of|hold real) numbers"):
+            call()
+
+
+def test_object_arrays_of_real_numbers_are_still_numbers():
+    from fractions import Fraction
+    np.testing.assert_allclose(posenc.softmax(np.array([Fraction(0), 0.0], dtype=object)), [0.5, 0.5])
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: posenc.build_vocab(None), TypeError, "^tokens must be a list of str, got NoneType"),
+    (lambda: posenc.encode(None, {"a": 0}), TypeError, "^tokens must be a list of str, got NoneType"),
+    (lambda: plot.curves(np.ones((3, 3)), 3), TypeError, r"^dims must be a sequence of column numbers.*\[3\]"),
+    (lambda: plot.bars(np.ones((1, 3)), 5), TypeError, "^labels must be a sequence"),
+    (lambda: posenc.encode(["a"], {"a": 10**30}), ValueError,
+     r"^vocab\['a'\] must be an integer from 0 to 9223372036854775807, got ~1e\+30"),
+])
+def test_odd_arguments_get_clear_errors(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: posenc.sinusoidal(2, 4, layout=np.ones((2, 3), dtype=bool)), ValueError,
+     "^layout must be one of 'interleaved', 'halves'; got array"),
+    (lambda: posenc.rope(np.ones((2, 4)), layout=["halves"]), ValueError, "^layout must be one of"),
+    (lambda: model.init_model(np.array([])), ValueError, "^scheme must be one of"),
+    (lambda: posenc.attention(np.eye(2), np.eye(2), np.eye(2), mask=[[True], [True, False]]), TypeError,
+     r"^mask must be a boolean array \(True = may attend\), got \[\[True\], \[True, False\]\]"),
+    (lambda: model.accuracy(model.init_model("none"), [[0, 1], [1, 0]], [[1], [1, 0]]), ValueError,
+     r"^labels must be 2 integers \(one per sequence\), got \[\[1\], \[1, 0\]\]"),
+    (lambda: tasks.lookback_task(3, 5, window=10**30), ValueError, r"^length must be an integer >= ~1e\+30, got 5$"),
+])
+def test_arrays_and_ragged_lists_where_a_choice_or_labels_belong(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

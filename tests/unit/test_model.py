@@ -12,23 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import alibi_bias, attention, causal_mask, rope, sinusoidal
+from posenc import alibi_bias, attention, backward, causal_mask, model, rope, sinusoidal
 from posenc import frequencies as posenc_frequencies
 from posenc.backward import loss_and_grads
-from posenc.model import (
-    SCHEMES,
-    accuracy,
-    attention_weights,
-    forward,
-    init_model,
-    unstack,
-)
-from posenc.tasks import (
-    lookback_task,
-    lookback_test_set,
-    order_task,
-    order_test_set,
-)
+from posenc.model import SCHEMES, accuracy, attention_weights, forward, init_model, unstack
+from posenc.tasks import lookback_task, lookback_test_set, order_task, order_test_set
 from posenc.training import train
 
 
@@ -522,3 +510,18 @@ def test_a_stack_with_underflowing_rows_computes_exactly_what_each_model_compute
     logits = forward(stack, tokens)
     for m, alone in enumerate(unstack(stack)):
         np.testing.assert_array_equal(forward(alone, tokens), logits[m])
+
+
+def test_forward_and_accuracy_refuse_empty_sequences_and_batches():
+    m = model.init_model("sinusoidal")
+    for call in (model.forward, model.attention_weights):
+        with pytest.raises(ValueError, match=r"^tokens must hold at least one token per sequence, got shape \(2, 0\)"):
+            call(m, np.zeros((2, 0), dtype=int))
+    with pytest.raises(ValueError, match=r"^tokens must hold at least one token per sequence"):
+        backward.loss_and_grads(m, np.zeros((2, 0), dtype=int), [0, 1])
+    with pytest.raises(ValueError, match=r"^tokens must hold at least one sequence, got shape \(0, 4\)"):
+        model.accuracy(m, np.zeros((0, 4), dtype=int), np.zeros(0, dtype=int))
+    with pytest.raises(ValueError, match=r"^tokens must hold at least one sequence"):
+        model.forward(m, np.zeros((0, 4), dtype=int))
+    with pytest.raises(TypeError, match=r"^model must be a dict from init_model or train, got str"):
+        model.forward("sinusoidal", [[0, 1]])

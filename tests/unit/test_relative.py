@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import posenc
 from posenc import alibi_bias, alibi_slopes, relative_positions, rope, t5_bucket
 
 
@@ -427,3 +428,75 @@ def test_relative_positions_property(q_len, k_len, max_distance):
         expected = np.clip(expected, -max_distance, max_distance)
     np.testing.assert_array_equal(rel, expected)
     np.testing.assert_array_equal(rel[1:, 1:], rel[:-1, :-1])  # constant along diagonals
+
+
+INT64 = np.iinfo(np.int64)
+
+
+def test_t5_bucket_of_int64_min_is_the_last_bucket_of_the_past():
+    # every distance of max_distance or more falls in the last bucket of its side
+    assert posenc.t5_bucket(INT64.min) == posenc.t5_bucket(-200) == 15
+    assert posenc.t5_bucket(INT64.min, bidirectional=False) == posenc.t5_bucket(-200, bidirectional=False) == 31
+    assert posenc.t5_bucket(INT64.max) == 31
+    assert posenc.t5_bucket(INT64.max, bidirectional=False) == 0  # the future
+
+
+def test_t5_bucket_of_huge_unsigned_is_the_last_bucket_of_the_future():
+    assert posenc.t5_bucket(np.uint64(2**63 + 5)) == 31
+    assert posenc.t5_bucket(np.uint64(2**64 - 1), bidirectional=False) == 0
+    got = posenc.t5_bucket(np.array([0, 3, 2**64 - 1], dtype=np.uint64))
+    assert got.dtype == np.int64 and got.tolist() == [0, 19, 31]
+
+
+@settings(deadline=None)  # a loaded shared machine must not make this flaky
+@given(st.integers(INT64.min, INT64.max), st.booleans())
+def test_t5_bucket_is_in_range_and_agrees_with_a_clipped_distance(rel, bidirectional):
+    # beyond max_distance nothing changes, so clipping to +-1000 is a reference
+    b = posenc.t5_bucket(rel, bidirectional=bidirectional)
+    assert 0 <= b < 32
+    assert b == posenc.t5_bucket(max(-1000, min(rel, 1000)), bidirectional=bidirectional)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32])
+def test_t5_bucket_of_the_extremes_of_every_integer_type(dtype):
+    info = np.iinfo(dtype)
+    values = np.array([info.min, info.max], dtype=dtype)
+    want = [posenc.t5_bucket(max(-1000, min(int(v), 1000))) for v in values]
+    assert posenc.t5_bucket(values).tolist() == want
+
+
+def test_t5_bucket_refuses_integers_beyond_64_bits_by_name():
+    with pytest.raises(TypeError, match="relative_position must be integers"):
+        posenc.t5_bucket(2**64)
+    with pytest.raises(TypeError, match="relative_position"):
+        posenc.t5_bucket([[1], [1, 2]])  # ragged
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"num_buckets": 10**30}, r"^num_buckets must be an integer from 4 to 4611686018427387904, got ~1e\+30$"),
+    ({"max_distance": 10**400}, r"^max_distance must be an integer from 1 to 4611686018427387904, got ~1e\+400$"),
+])
+def test_t5_bucket_names_huge_bucket_counts_and_distances(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        posenc.t5_bucket(3, **kwargs)
+
+
+def test_alibi_slopes_refuses_head_counts_no_model_uses():
+    assert len(posenc.alibi_slopes(posenc.relative.MAX_HEADS)) == 2**16
+    # 10**7 heads took 12 s and 10**9 hung; test_any_argument.py sends 10**400
+    # under a time limit
+    for n in (2**16 + 1, 10**7):
+        with pytest.raises(ValueError, match=r"^n_heads must be at most 65536 .*got (65537|10000000)$"):
+            posenc.alibi_slopes(n)
+    with pytest.raises(ValueError, match="^n_heads must be at most 65536"):
+        posenc.alibi_bias(2**16 + 1, 2)
+
+
+def test_alibi_slopes_stay_the_reference_values_up_to_the_limit():
+    # the first slopes of any count come from the closest smaller power of two
+    n = 2**16 - 3
+    closest = 2**15
+    slopes = posenc.alibi_slopes(n)
+    start = 2 ** (-8 / closest)
+    assert slopes[:3].tolist() == [start, start * start, start * start**2]
+    assert slopes[-1] > 2.0**-8.0 * 0.99 and np.all(slopes > 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from posenc import tables
 from posenc.tables import init_table, lookup, lookup_backward
 
 
@@ -70,3 +71,13 @@ def test_tables_keep_float32_and_refuse_sizes_beyond_memory():
         lookup_backward(np.ones((2, 16)), [0, 1], n_rows=10**9)
     with pytest.raises(ValueError, match="1 GiB"):
         init_table(10**9, 16)
+
+
+def test_lookup_of_nothing_and_lookup_backward_of_a_scalar():
+    table = np.arange(6.0).reshape(3, 2)
+    assert tables.lookup(table, []).shape == (0, 2)  # like t5_bucket([])
+    np.testing.assert_array_equal(tables.lookup_backward(np.zeros((0, 2)), [], 3), np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"^grad must have shape indices.shape \+ \(d_model,\)"):
+        tables.lookup_backward(5.0, 0, 3)
+    with pytest.raises(TypeError, match="^indices must be integers"):
+        tables.lookup(table, [0.0, 1.0])

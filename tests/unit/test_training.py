@@ -5,17 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from posenc import rope, sinusoidal
+from posenc import model, rope, sinusoidal, training
 from posenc.backward import loss_and_grads
-from posenc.model import (
-    accuracy,
-    forward,
-    init_model,
-)
-from posenc.tasks import (
-    lookback_task,
-    order_task,
-)
+from posenc.model import accuracy, forward, init_model
+from posenc.tasks import lookback_task, order_task
 from posenc.training import adam_step, train
 
 
@@ -234,3 +227,44 @@ def test_train_refuses_a_custom_task_longer_than_the_learned_table():
     long = _task_returning([[0, 1, 2, 3, 4, 5]] * 2, [0, 1])
     with pytest.raises(ValueError, match="must return tokens of shape"):
         train(model, steps=1, batch_size=2, lengths=(4, 4), task=long)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"beta1": 1.0}, ValueError, r"^beta1 must be in \[0, 1\), got 1.0"),
+    ({"beta1": -0.1}, ValueError, r"^beta1 must be in \[0, 1\)"),
+    ({"beta2": 1.0}, ValueError, r"^beta2 must be in \[0, 1\)"),
+    ({"beta2": "0.999"}, TypeError, "^beta2 must be a real number"),
+    ({"eps": 0.0}, ValueError, "^eps must be positive"),
+    ({"eps": -1e-8}, ValueError, "^eps must be positive"),
+    ({"eps": float("nan")}, ValueError, "^eps must be finite"),
+])
+def test_adam_step_checks_its_hyperparameters(kwargs, error, words):
+    params = {"w": np.ones(2)}
+    with pytest.raises(error, match=words):
+        training.adam_step(params, {"w": np.ones(2)}, {}, **kwargs)
+    assert params["w"].tolist() == [1.0, 1.0]  # refused before anything moved
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"lr": "0.1"}, TypeError, "^lr must be a real number, got '0.1'"),
+    ({"lr": 0.0}, ValueError, "^lr must be positive"),
+    ({"task": "order"}, TypeError, r"^task must be a function task\(n_examples, length, seed=rng\), got 'order'"),
+])
+def test_train_checks_lr_and_task_before_training(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        training.train(model.init_model("none"), steps=1, **kwargs)
+
+
+@pytest.mark.parametrize("args, error, words", [
+    ((None, {"w": np.ones(2)}, {}), TypeError, "^params must be a dict of names to float arrays, got NoneType"),
+    (({"w": np.ones(2)}, [1.0], {}), TypeError, "^grads must be a dict"),
+    (({"w": np.ones(2)}, {"w": np.ones(2)}, None), TypeError, r"^state must be a dict of Adam's moments \(pass \{\}"),
+    (({"w": np.ones(2)}, {"v": np.ones(2)}, {}), ValueError, "^grads has 'v', which params lacks"),
+    (({"w": np.ones(2)}, {"w": np.ones(3)}, {}), ValueError, r"^grads\['w'\] must have the shape of params\['w'\], \(2,\)"),
+    (({"w": [1.0, 2.0]}, {"w": np.ones(2)}, {}), TypeError, r"^params\['w'\] must be a float numpy array"),
+    (({"w": np.array([1, 2])}, {"w": np.ones(2)}, {}), TypeError, r"^params\['w'\] must be a float numpy array"),
+])
+def test_adam_step_checks_what_it_updates(args, error, words):
+    with pytest.raises(error, match=words):
+        training.adam_step(*args)
+    assert args[2] in ({}, None)  # refused before the step count moved
