@@ -37,18 +37,11 @@ def softmax(x, axis=-1):
 
     Returns
     -------
-    numpy.ndarray
-        Same shape as ``x``; non-negative, summing to 1 along ``axis``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an array of real numbers (complex input is refused,
-        not cast; so are strings and booleans, which numpy would convert) or
-        ``axis`` is not an integer.
-    ValueError
-        If ``x`` is empty, contains NaN or ``+inf``, has a slice that is all
-        ``-inf``, or ``axis`` is out of range.
+    numpy.ndarray of float64
+        Same shape as ``x``; non-negative, summing to 1 along ``axis``. The
+        book's examples are small, and every input is computed in float64,
+        float32 included (the tiny model of ``posenc.model`` keeps float32
+        with a softmax of its own).
 
     Examples
     --------
@@ -88,13 +81,6 @@ def causal_mask(n):
     -------
     numpy.ndarray of bool, shape ``(n, n)``
         Lower-triangular, diagonal included.
-
-    Raises
-    ------
-    TypeError
-        If ``n`` is not an integer.
-    ValueError
-        If ``n < 1``.
 
     Examples
     --------
@@ -142,21 +128,10 @@ def attention(q, k, v, *, mask=None, bias=None):
 
     Returns
     -------
-    output : numpy.ndarray of shape (..., n_q, d_v)
+    output : numpy.ndarray of shape (..., n_q, d_v), float64
+        Computed in float64 whatever the inputs' dtype, as :func:`softmax`.
     weights : numpy.ndarray of shape (..., n_q, n_k)
         Row ``i`` holds how much query ``i`` takes from each key; rows sum to 1.
-
-    Raises
-    ------
-    TypeError
-        If an input is not an array of real numbers (complex input is
-        refused, not cast; so are strings and booleans), or ``mask`` is not
-        boolean.
-    ValueError
-        If an input has fewer than 2 axes or an empty axis, contains NaN or
-        inf (``bias`` may hold ``-inf``), the shapes do not fit together,
-        the scores overflow float64, or the mask and bias leave some query
-        no key with a finite score.
 
     Examples
     --------
@@ -258,7 +233,7 @@ def _softmax_scores(S):
     whose checks it has already made. A softmax does not change when a
     constant is subtracted from a row, and subtracting the largest score of
     the whole matrix keeps :math:`e^x` from overflowing as well as one per
-    row, several times faster. A row whose exponentials then underflow
+    row, and faster. A row whose exponentials then underflow
     (every score of that row far below the matrix's largest) is shifted by
     its own maximum instead; the other rows are left as they are, so a row's
     weights never depend on another sequence of the batch.

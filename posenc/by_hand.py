@@ -57,17 +57,6 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
         Six lines: a heading, then the pair, exponent, divisor, angle and
         value. Print it.
 
-    Raises
-    ------
-    TypeError
-        If ``pos``, ``dim``, ``d_model`` or ``precision`` is not an integer,
-        or ``base`` is not a real number.
-    ValueError
-        If ``pos`` is beyond :math:`\pm 2^{53}`, ``d_model < 1``, ``dim`` is
-        outside ``0 .. d_model - 1``, ``base`` is not finite or not greater
-        than 1, or
-        ``precision`` is outside 1 .. 15.
-
     Examples
     --------
     >>> print(explain_entry(3, 2, 4))

@@ -406,7 +406,7 @@ def _look_up(table, tokens, first=0):
 
     ``table`` is ``(M, H, n or 1, V, w)``; with one row it serves every
     position. Returns ``(M, batch, H, n - first, w)``. (One flat index and
-    ``np.take`` are several times faster than four index arrays.)
+    ``np.take`` are faster than four index arrays.)
     """
     M, n_heads, n_table, vocab_size, width = table.shape
     n = tokens.shape[-1]
@@ -420,7 +420,7 @@ def _moved(x, out=None):
     """``x`` (a view with its axes rearranged) copied into a new array, or into ``out``.
 
     ``x`` has its last axis, the ``d_h`` numbers of a head, contiguous.
-    numpy rearranges an array several times faster when each such row is
+    numpy rearranges an array faster when each such row is
     one item of ``d_h * itemsize`` bytes than when it is ``d_h`` floats:
     hence the ``np.void`` views. The numbers are copied untouched.
     """
@@ -480,8 +480,9 @@ def _stacked(model):
         raise TypeError(f"model must be a dict from init_model or train, got {type(model).__name__}")
     _checks.choice("model['scheme']", model["scheme"], SCHEMES)
     for name, x in model["params"].items():
-        if not (isinstance(x, np.ndarray) and x.dtype.kind == "f"):
-            raise TypeError(f"model['params'][{name!r}] must be a float numpy array, got {_checks.show(x)}")
+        if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64)):
+            raise TypeError(f"model['params'][{name!r}] must be a float32 or float64 numpy array "
+                            f"(see init_model's dtype), got {_checks.show(x)}")
         if not np.isfinite(x).all():
             raise ValueError(f"model['params'][{name!r}] must hold only finite numbers (no NaN or inf)")
     if model.get("n_models") is None:

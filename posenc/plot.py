@@ -156,12 +156,30 @@ def _positions(positions, table):
     """The positions of the rows of ``table``: ``0, 1, ...`` unless given."""
     if positions is None:
         return np.arange(table.shape[0])
-    positions = _checks.array("positions", positions, ndim=1)
+    positions = _drawable("positions", positions, ndim=1)
     if len(positions) != table.shape[0]:
         raise ValueError(
             f"positions has {len(positions)} entries but the table has {table.shape[0]} rows"
         )
     return positions
+
+
+# matplotlib computes margins, ticks and colour limits from the data; past
+# about 1e300 those sums overflow float64 at draw time
+_LARGEST_DRAWN = 1e300
+_LARGEST_FIGURE = 100.0  # inches: a poster is about 47
+_MOST_BARS = 12
+
+
+def _drawable(name, value, **shape):
+    """``value`` as a float array that matplotlib can draw: finite, and not near float64's limit."""
+    arr = _checks.array(name, value, **shape)
+    if arr.size and np.abs(arr).max() > _LARGEST_DRAWN:
+        raise ValueError(
+            f"{name} holds values up to {np.abs(arr).max():.3g} in size; matplotlib can only draw "
+            f"values up to about {_LARGEST_DRAWN:.0e}: divide {name} by a constant first"
+        )
+    return arr
 
 
 def _sequence(name, value, what, example):
@@ -184,12 +202,13 @@ def _axes(ax, figsize):
     if ax is None:
         try:
             width, height = figsize
-            _checks.real("figsize[0]", width, positive=True)
-            _checks.real("figsize[1]", height, positive=True)
+            for side in (width, height):
+                if _checks.real("figsize", side, positive=True) > _LARGEST_FIGURE:
+                    raise ValueError("too large")
         except (TypeError, ValueError) as error:
             raise type(error)(
-                f"figsize must be (width, height) in inches, two positive numbers, "
-                f"got {_checks.show(figsize)}"
+                f"figsize must be (width, height) in inches, two positive numbers up to "
+                f"{_LARGEST_FIGURE:g}, got {_checks.show(figsize)}"
             ) from None
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
@@ -227,20 +246,12 @@ def heatmap(
     figsize : tuple, default (7, 4)
         Size of a new figure.
 
-    Raises
-    ------
-    TypeError
-        If ``table`` is not an array of numbers, or ``symmetric`` or
-        ``colorbar`` is not a bool.
-    ValueError
-        If ``table`` is not 2-D, is empty or holds NaN or inf.
-
     Returns
     -------
     matplotlib.axes.Axes
         The image is ``ax.images[0]``; its data is the table.
     """
-    table = _checks.array("table", table, ndim=2, empty=False)
+    table = _drawable("table", table, ndim=2, empty=False)
     symmetric = _checks.boolean("symmetric", symmetric)
     colorbar = _checks.boolean("colorbar", colorbar)
     ax = _axes(ax, figsize)
@@ -295,7 +306,7 @@ def curves(
     matplotlib.axes.Axes
         One line per requested dimension, in order, in ``ax.lines``.
     """
-    table = _checks.array("table", table, ndim=2, empty=False)
+    table = _drawable("table", table, ndim=2, empty=False)
     example = f"[{dims}]" if isinstance(dims, int) else "[0, 1]"
     dims = _sequence("dims", dims, "column numbers", example)
     dims = [_checks.integer(f"dims[{i}]", d, minimum=0) for i, d in enumerate(dims)]
@@ -339,14 +350,15 @@ def similarity(
     matplotlib.axes.Axes
         ``ax.images[0].get_array()`` is the (length, length) matrix.
     """
-    table = _checks.array("table", table, ndim=2, empty=False)
+    table = _drawable("table", table, ndim=2, empty=False)
     normalize = _checks.boolean("normalize", normalize)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        if normalize:
-            norms = np.linalg.norm(table, axis=1, keepdims=True)
-            if np.any(norms == 0):
+        if normalize:  # each row divided by its largest entry first: tiny rows keep their digits
+            largest = np.abs(table).max(axis=1, keepdims=True)
+            if np.any(largest == 0):
                 raise ValueError("table has an all-zero row; cannot normalize")
-            scaled = table / norms
+            norms = np.linalg.norm(table / largest, axis=1, keepdims=True)
+            scaled = table / largest / norms
         else:
             norms, scaled = np.ones(1), table
         sim = scaled @ scaled.T
@@ -386,7 +398,7 @@ def bars(
     ----------
     vectors : array_like of shape (n_vectors, d)
         The vectors to compare, one per row (for example two rows of an
-        embedding table); at least one vector of at least one dimension.
+        embedding table); from 1 to 12 vectors of at least one dimension.
     labels : sequence of str
         One legend entry per vector.
     ax, title, xlabel, ylabel, figsize
@@ -398,11 +410,16 @@ def bars(
         ``ax.containers[k]`` holds the bars of vector ``k``; their heights
         are its values.
     """
-    vectors = _checks.array("vectors", vectors, ndim=2, empty=False)
+    vectors = _drawable("vectors", vectors, ndim=2, empty=False)
     labels = [str(label) for label in _sequence("labels", labels, "str", '["first", "second"]')]
     if len(labels) != vectors.shape[0]:
         raise ValueError(
             f"labels has {len(labels)} entries but there are {vectors.shape[0]} vectors"
+        )
+    if vectors.shape[0] > _MOST_BARS:
+        raise ValueError(
+            f"vectors holds {vectors.shape[0]} vectors; bars compares at most {_MOST_BARS} side "
+            "by side (each needs its own bars and legend entry)"
         )
     ax = _axes(ax, figsize)
     n, d = vectors.shape
@@ -475,7 +492,7 @@ def pair_circle(
         ``ax.lines[0]`` is the unit circle; ``ax.lines[1]`` the points, with
         x data the sine column and y data the cosine column.
     """
-    table = _checks.array("table", table, ndim=2, empty=False)
+    table = _drawable("table", table, ndim=2, empty=False)
     pair = _checks.integer("pair", pair, minimum=0)
     if 2 * pair + 1 >= table.shape[1]:
         raise ValueError(
@@ -544,16 +561,8 @@ def attention_weights(
         ``ax.images[0].get_array()`` is the matrix; the tick labels are the
         tokens; with ``annotate`` the cell texts are in ``ax.texts``, row by row.
 
-    Raises
-    ------
-    TypeError
-        If ``weights`` is not an array of numbers, ``queries`` or ``keys``
-        is not a sequence, or ``annotate`` or ``colorbar`` is not a bool.
-    ValueError
-        If ``weights`` is not 2-D or is empty, or the labels do not match its
-        shape.
     """
-    weights = _checks.array("weights", weights, ndim=2, empty=False)
+    weights = _drawable("weights", weights, ndim=2, empty=False)
     annotate = _checks.boolean("annotate", annotate)
     colorbar = _checks.boolean("colorbar", colorbar)
     queries = [str(t) for t in _sequence("queries", queries, "str", '["the", "cat"]')]

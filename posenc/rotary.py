@@ -60,22 +60,11 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     Returns
     -------
     numpy.ndarray
-        Same shape as ``x``, and the same dtype when ``x`` is floating
-        (float32 stays float32); integer input gives float64. The angles
-        and the rotation are computed in float64 and rounded once, at the
-        end. Norms are preserved.
-
-    Raises
-    ------
-    TypeError
-        If ``x``, ``positions`` or ``inv_freq`` is not an array of real
-        numbers (complex input is refused, not cast; so are strings and
-        booleans), or ``base`` is not a real number.
-    ValueError
-        If ``x`` has fewer than 2 axes, ``d`` is odd or 0, ``positions`` is
-        not 1-D with ``seq_len`` finite entries, ``base`` is not positive,
-        ``inv_freq`` does not hold ``d // 2`` finite numbers, both ``base``
-        and ``inv_freq`` are given, or ``layout`` is unknown.
+        Same shape as ``x``. float16, float32 and float64 keep their dtype
+        (float32 stays float32); integers, and floats wider than float64,
+        give float64. The angles and the rotation are computed in float64
+        and rounded once, at the end; a result too large for the dtype is
+        refused by name, not returned as inf. Norms are preserved.
 
     Notes
     -----
@@ -103,7 +92,7 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     dtype('float32')
     """
     x = _checks.real_array("x", x, min_ndim=2)
-    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    out_dtype = x.dtype if x.dtype in (np.float16, np.float32, np.float64) else np.dtype(np.float64)
     x = x.astype(np.float64, copy=False)
     seq_len, d = x.shape[-2], x.shape[-1]
     if d % 2 or d == 0:
@@ -141,7 +130,16 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
             + ("base)" if inv_freq is None else "inv_freq)")
         )
     cos, sin = _per_coordinate(np.cos(angles), layout), _per_coordinate(np.sin(angles), layout)
-    return _turn(x, cos, sin, layout).astype(out_dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, by name
+        out = _turn(x, cos, sin, layout).astype(out_dtype, copy=False)
+    if not np.isfinite(out).all():
+        largest = np.finfo(out_dtype).max
+        raise ValueError(
+            f"x turned by its angles does not fit in {out_dtype} (entries up to "
+            f"{np.abs(x).max():.4g}, whose pairs reach up to sqrt(2) times that; the "
+            f"largest {out_dtype} is {largest:.4g}): scale x down or pass it in a wider dtype"
+        )
+    return out
 
 
 def _per_coordinate(values, layout):

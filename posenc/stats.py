@@ -41,6 +41,19 @@ __all__ = ["Estimate", "standard_error", "over_seeds", "seeds_and_items", "pair_
 CONVERGED_ACCURACY = 0.99
 
 
+#: Scores, accuracies and step counts are far smaller; squares of larger numbers overflow.
+_LARGEST = 1e150
+
+
+def _values(name, value, **shape):
+    """Numbers to take means and variances of: finite, not empty, and small enough to square."""
+    arr = _checks.array(name, value, empty=False, **shape)
+    if np.abs(arr).max() > _LARGEST:
+        raise ValueError(f"{name} holds values up to {np.abs(arr).max():.3g} in size; the statistics "
+                         f"of posenc.stats square them, so they must be at most {_LARGEST:.0e}")
+    return arr
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A mean with its standard error and the degrees of freedom of its t-interval.
@@ -78,7 +91,8 @@ def standard_error(values, axis=0):
     >>> float(standard_error([1.0, 2.0, 3.0, 4.0]))  # s = 1.291, n = 4
     0.6454972243679028
     """
-    values = _checks.array("values", values, min_ndim=1)
+    values = _values("values", values, min_ndim=1)
+    axis = _checks.integer("axis", axis, minimum=-values.ndim, maximum=values.ndim - 1)
     n = values.shape[axis]
     if n < 2:
         raise ValueError(f"values needs at least 2 entries along axis {axis} for a standard error, got {n}")
@@ -98,7 +112,7 @@ def over_seeds(values):
     >>> over_seeds([107, 95, 120, 110]).df
     3
     """
-    values = _checks.array("values", values, ndim=1)
+    values = _values("values", values, ndim=1)
     return Estimate(float(values.mean()), float(standard_error(values)), len(values) - 1, len(values))
 
 
@@ -142,7 +156,7 @@ def seeds_and_items(scores):
     >>> print(e, e.df)
     0.625 ± 0.239 1
     """
-    scores = _checks.array("scores", scores, ndim=2)
+    scores = _values("scores", scores, ndim=2)
     M, J = scores.shape
     if J < 2:
         raise ValueError(f"scores needs at least 2 test items (columns), got shape {scores.shape}")
@@ -169,7 +183,7 @@ def pair_means(scores):
     >>> pair_means([[1, 1, 0, 1]])  # pairs (1, 0) and (1, 1)
     array([[0.5, 1. ]])
     """
-    scores = _checks.array("scores", scores, min_ndim=1)
+    scores = _values("scores", scores, min_ndim=1)
     if scores.shape[-1] % 2:
         raise ValueError(f"scores must hold two halves of pairs along its last axis, got {scores.shape[-1]}")
     P = scores.shape[-1] // 2
@@ -196,7 +210,7 @@ def paired_difference(a, b):
     >>> print(paired_difference([0.9, 0.8, 0.95], [0.85, 0.7, 0.93]))
     0.057 ± 0.023
     """
-    a, b = _checks.array("a", a, min_ndim=1), _checks.array("b", b, min_ndim=1)
+    a, b = _values("a", a, min_ndim=1), _values("b", b, min_ndim=1)
     if a.shape != b.shape or a.ndim > 2:
         raise ValueError(f"a and b must have the same shape, (n_seeds,) or (n_seeds, n_items); "
                          f"got {a.shape} and {b.shape}")

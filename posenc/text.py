@@ -42,13 +42,6 @@ def tokenize(text, *, lower=False):
     list of str
         The words in order of appearance.
 
-    Raises
-    ------
-    TypeError
-        If ``text`` is not a string.
-    ValueError
-        If ``text`` contains no word.
-
     Examples
     --------
     >>> tokenize("The cat sat on the mat.")
@@ -100,13 +93,6 @@ def build_vocab(tokens):
     dict of str to int
         Token to number; insertion order is the order of first appearance.
 
-    Raises
-    ------
-    TypeError
-        If ``tokens`` is a single string or contains a non-string.
-    ValueError
-        If ``tokens`` is empty.
-
     Examples
     --------
     >>> build_vocab(["the", "cat", "sat", "on", "the", "mat"])
@@ -133,15 +119,6 @@ def encode(tokens, vocab):
     Returns
     -------
     numpy.ndarray of int, shape ``(len(tokens),)``
-
-    Raises
-    ------
-    TypeError
-        If ``tokens`` is a single string or holds a non-string, if ``vocab``
-        is not a dict, or if a number in ``vocab`` is not an integer.
-    ValueError
-        If ``tokens`` is empty, a token is not in ``vocab`` (the message
-        names it), or a number in ``vocab`` is negative or beyond int64.
 
     Examples
     --------
@@ -184,15 +161,6 @@ def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
     -------
     numpy.ndarray of shape ``(vocab_size, d_model)``
         Row ``i`` is the vector of the token numbered ``i``.
-
-    Raises
-    ------
-    TypeError
-        If ``vocab_size``, ``d_model`` or ``seed`` is not an integer, or
-        ``scale`` is not a real number.
-    ValueError
-        If ``vocab_size`` or ``d_model`` is below 1, ``seed`` is negative, or
-        ``scale`` is not positive and finite.
 
     Examples
     --------

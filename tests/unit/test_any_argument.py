@@ -5,12 +5,14 @@ one of ``ODD`` values: None, a bool, a string, huge and negative integers,
 NaN and inf, empty, ragged, boolean, string and 3-D arrays, a dict, a
 function... The function may accept the value, or refuse it with a
 ``TypeError`` or ``ValueError``, the errors whose messages name the argument
-(tests/unit/test_bad_inputs.py checks the messages). Anything else fails: an
+(the tests of each module check the messages). Anything else fails: an
 IndexError or OverflowError from deep inside, an AttributeError, or a
 warning (numpy's "overflow encountered").
 
 Matplotlib's own arguments (title, labels, colormap, marker) are left to
-matplotlib.
+matplotlib. Every figure that a call makes is drawn, because matplotlib
+computes margins, ticks and layouts only then. The model's functions are
+also fed a stack of models and a model put together in float16.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import backward, model, plot, tables, tasks, training
+from posenc import backward, model, plot, stats, tables, tasks, training
 
 matplotlib.use("Agg")
 
 MODEL = model.init_model("learned")
+STACK = model.init_model("rope", seed=[0, 1])
+HALF = dict(MODEL, params={name: x.astype(np.float16) for name, x in MODEL["params"].items()})
 
 WORKING_CALLS = {
     posenc.frequencies: dict(d_model=4),
@@ -79,7 +83,28 @@ WORKING_CALLS = {
     plot.bars: dict(vectors=np.ones((2, 3)), labels=["a", "b"]),
     plot.pair_circle: dict(table=np.ones((2, 4)), pair=1),
     plot.attention_weights: dict(weights=np.eye(2), queries=["a", "b"]),
+    stats.standard_error: dict(values=[1.0, 2.0, 4.0]),
+    stats.over_seeds: dict(values=[1.0, 2.0, 4.0]),
+    stats.seeds_and_items: dict(scores=[[1, 0, 1], [1, 1, 0]]),
+    stats.pair_means: dict(scores=[[1, 0, 1, 1]]),
+    stats.paired_difference: dict(a=[0.9, 0.8, 0.7], b=[0.8, 0.8, 0.6]),
+    stats.t_quantile: dict(df=15, level=0.95),
+    stats.decide: dict(estimate=stats.over_seeds([0.1, 0.2, 0.15]), level=0.95),
+    stats.converged: dict(accuracy=[[1.0, 0.99]], threshold=0.99),
 }
+
+# the model's functions again, on a stack of models and on a float16 model
+MORE_CALLS = [
+    (model.forward, dict(model=STACK, tokens=[[0, 1, 2]])),
+    (model.attention_weights, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
+    (model.accuracy, dict(model=STACK, tokens=[[0, 1, 2]], labels=[1])),
+    (backward.loss_and_grads, dict(model=STACK, tokens=[[0, 1, 2]], labels=[[1], [0]])),
+    (training.train, dict(model=STACK, steps=2, batch_size=2, seed=[3, 4])),
+    (model.unstack, dict(model=STACK)),
+    (model.forward, dict(model=HALF, tokens=[[0, 1, 2]])),
+    (backward.loss_and_grads, dict(model=HALF, tokens=[[0, 1, 2]], labels=[1])),
+    (training.train, dict(model=HALF, steps=2, batch_size=2)),
+]
 
 MATPLOTLIB_ARGUMENTS = {"title", "xlabel", "ylabel", "cmap", "marker"}
 
@@ -92,16 +117,36 @@ ODD = [
     np.ones(3), np.ones((2, 2, 2)), {}, {"a": 1}, object(), (lambda: 0),
 ]
 
-CASES = [(f, name) for f, kwargs in WORKING_CALLS.items()
+CALLS = [*WORKING_CALLS.items(), *MORE_CALLS]
+CASES = [(i, name) for i, (f, kwargs) in enumerate(CALLS)
          for name in inspect.signature(f).parameters if name not in MATPLOTLIB_ARGUMENTS]
+
+
+def _call_and_draw(f, kwargs):
+    """Call ``f`` and draw every figure it made: matplotlib finds some problems only then."""
+    result = f(**kwargs)
+    for number in plt.get_fignums():
+        plt.figure(number).canvas.draw()
+    return result
 
 
 def test_the_working_calls_work():
     for f, kwargs in WORKING_CALLS.items():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            f(**_fresh(kwargs))
+            _call_and_draw(f, _fresh(kwargs))
         plt.close("all")
+
+
+def test_a_stack_works_and_a_float16_model_is_refused_by_name():
+    for f, kwargs in MORE_CALLS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            if kwargs["model"] is HALF:
+                with pytest.raises(TypeError, match=r"^model\['params'\]\['E'\] must be a float32 or float64"):
+                    f(**kwargs)
+            else:
+                f(**kwargs)
 
 
 def _short(value):
@@ -136,16 +181,23 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-@pytest.mark.parametrize("f, name", CASES, ids=[f"{f.__name__}-{name}" for f, name in CASES])
-def test_an_odd_argument_is_accepted_or_refused_by_name(f, name):
+def _case_id(i, name):
+    f, kwargs = CALLS[i]
+    kind = "-stack" if kwargs.get("model") is STACK else "-float16" if kwargs.get("model") is HALF else ""
+    return f"{f.__name__}{kind}-{name}"
+
+
+@pytest.mark.parametrize("i, name", CASES, ids=[_case_id(i, name) for i, name in CASES])
+def test_an_odd_argument_is_accepted_or_refused_by_name(i, name):
+    f, working = CALLS[i]
     problems = []
     for value in ODD:
-        kwargs = _fresh(WORKING_CALLS[f])
+        kwargs = _fresh(working)
         kwargs[name] = value
         try:
             with warnings.catch_warnings(), _time_limit(20):
                 warnings.simplefilter("error")
-                f(**kwargs)
+                _call_and_draw(f, kwargs)
         except (TypeError, ValueError):
             pass
         except Exception as error:  # noqa: BLE001 - that is what the test looks for
@@ -160,6 +212,7 @@ def test_every_public_function_has_a_working_call():
     # that odd arguments are sent to it too.
     public = [getattr(posenc, name) for name in posenc.__all__]
     public += [getattr(plot, name) for name in plot.__all__]
+    public += [getattr(stats, name) for name in stats.__all__]
     functions = {f for f in public if inspect.isfunction(f)}
     functions -= {plot.use_book_style}  # takes no arguments
     missing = sorted(f.__name__ for f in functions - set(WORKING_CALLS))

@@ -342,3 +342,11 @@ def test_softmax_of_any_finite_logits_is_a_distribution(x):
     assume(any(v > -math.inf for v in x))
     p = posenc.softmax(x)
     assert np.all(p >= 0) and math.isclose(p.sum(), 1.0, rel_tol=1e-12)
+
+
+def test_softmax_and_attention_compute_in_float64_as_documented():
+    x = np.array([[0.0, 1.0, 2.0]], dtype=np.float32)
+    assert softmax(x).dtype == np.float64
+    out, weights = attention(x, x, x)
+    assert out.dtype == weights.dtype == np.float64
+    np.testing.assert_array_equal(softmax(x), softmax(x.astype(np.float64)))

@@ -275,8 +275,9 @@ def test_plots_refuse_empty_tables(draw, name):
 
 @pytest.mark.parametrize("kwargs, error, words", [
     ({"ax": "left"}, TypeError, r"^ax must be matplotlib Axes \(from plt.subplots\(\), for example\) or None, got str"),
-    ({"figsize": 7}, TypeError, r"^figsize must be \(width, height\) in inches, two positive numbers, got 7"),
+    ({"figsize": 7}, TypeError, r"^figsize must be \(width, height\) in inches, two positive numbers up to 100, got 7"),
     ({"figsize": (7, -1)}, ValueError, r"^figsize must be \(width, height\)"),
+    ({"figsize": (1e6, 1e6)}, ValueError, r"^figsize must be \(width, height\) in inches, two positive numbers up to 100"),
 ])
 def test_plots_check_ax_and_figsize(kwargs, error, words):
     with pytest.raises(error, match=words):
@@ -288,12 +289,31 @@ def test_curves_needs_a_column_to_draw():
         plot.curves(np.ones((2, 2)), [])
 
 
+TOO_LARGE = r"holds values up to 1e\+308 in size; matplotlib can only draw values up to about 1e\+300"
+
+
 @pytest.mark.parametrize("draw, words", [
-    (lambda: plot.heatmap(np.full((2, 2), 1e308)), r"^table spans -1e\+308 to 1e\+308"),
-    (lambda: plot.heatmap([[1e308, -1e308]], symmetric=False), r"^table spans -1e\+308 to 1e\+308"),
-    (lambda: plot.similarity(np.full((2, 2), 1e308)), r"^the dot products of the rows of table overflow"),
-    (lambda: plot.similarity(np.full((2, 2), 1e308), normalize=True), r"^the dot products of the rows"),
+    (lambda: plot.heatmap(np.full((2, 2), 1e308)), "^table " + TOO_LARGE),
+    (lambda: plot.heatmap([[1e308, -1e308]], symmetric=False), "^table " + TOO_LARGE),
+    (lambda: plot.heatmap(np.full((2, 2), 1e308), symmetric=False), "^table " + TOO_LARGE),
+    (lambda: plot.curves([[1e308], [-1e308]], dims=[0]), "^table " + TOO_LARGE),
+    (lambda: plot.bars([[1e308, 1.0]], ["a"]), "^vectors " + TOO_LARGE),
+    (lambda: plot.attention_weights([[1e308]], ["a"]), "^weights " + TOO_LARGE),
+    (lambda: plot.similarity(np.full((2, 2), 1e200)), r"^the dot products of the rows of table overflow"),
+    (lambda: plot.similarity(np.full((2, 2), 1e308), normalize=True), "^table " + TOO_LARGE),
+    (lambda: plot.bars(np.ones((13, 2)), list("abcdefghijklm")), r"^vectors holds 13 vectors; bars compares at most 12"),
 ])
 def test_plots_of_values_near_the_float64_limit(draw, words):
     with pytest.raises(ValueError, match=words):  # not an overflow warning from deep inside
         draw()
+
+
+def test_cosine_similarities_of_tiny_rows_keep_their_digits():
+    # the norms of rows near 1e-160 underflow when squared: each row is scaled first
+    sim = plot.similarity([[1e-160, 3e-160], [1.0, 0.0]], normalize=True).images[0].get_array()
+    np.testing.assert_allclose(sim, [[1.0, 1 / np.sqrt(10)], [1 / np.sqrt(10), 1.0]], rtol=1e-12)
+    assert np.abs(sim).max() <= 1.0
+    sim = plot.similarity([[1e-170, 1e-170], [1.0, 0.0]], normalize=True).images[0].get_array()
+    np.testing.assert_allclose(sim[0, 1], 1 / np.sqrt(2), rtol=1e-12)
+    sim = plot.similarity(np.full((2, 2), 1e200), normalize=True).images[0].get_array()
+    np.testing.assert_allclose(sim, 1.0)

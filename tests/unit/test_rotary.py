@@ -157,3 +157,28 @@ def test_rope_rotations_compose_and_invert(x, a, b, layout):
     np.testing.assert_array_equal(rope(x, np.zeros(len(x)), layout=layout), x)
 
 
+
+
+# --- issue 28: overflow and dtypes ----------------------------------------------------
+
+
+@pytest.mark.parametrize("x, dtype", [([[6e4, 6e4]], np.float16), ([[3e38, 3e38]], np.float32),
+                                      ([[1.7e308, 1.7e308]], np.float64)])
+def test_rope_refuses_a_result_beyond_its_dtype_by_name(x, dtype):
+    with pytest.raises(ValueError, match=rf"^x turned by its angles does not fit in {np.dtype(dtype)}"):
+        rope(np.array(x, dtype=dtype), [np.pi / 4])
+
+
+def test_rope_keeps_a_result_that_rounds_to_the_largest_float16():
+    out = rope(np.array([[65504.0, 0.0]], dtype=np.float16), [0.0])
+    assert out.dtype == np.float16 and out[0, 0] == 65504
+
+
+@pytest.mark.parametrize("dtype, want", [(np.float16, np.float16), (np.float32, np.float32),
+                                         (np.float64, np.float64), (np.int32, np.float64),
+                                         (np.longdouble, np.float64)])
+def test_rope_keeps_float16_to_float64_and_says_what_it_computes_otherwise(dtype, want):
+    x = np.ones((3, 4), dtype=dtype)
+    out = rope(x)
+    assert out.dtype == want
+    np.testing.assert_allclose(out, rope(np.ones((3, 4))), rtol=1e-3)
