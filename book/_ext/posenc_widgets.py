@@ -145,12 +145,13 @@ def add_static_path(app):
 
 
 def setup(app):
-    app.add_node(widget_figure, html=(visit_widget_figure, depart_widget_figure),
-                 latex=(skip, None), text=(skip, None), man=(skip, None),
-                 texinfo=(skip, None))
-    app.add_node(widget_caption, html=(visit_widget_caption, depart_widget_caption),
-                 latex=(skip, None), text=(skip, None), man=(skip, None),
-                 texinfo=(skip, None))
+    # html and singlehtml (the page `make pdf` prints) draw the figure; other
+    # builders leave it out
+    figure = (visit_widget_figure, depart_widget_figure)
+    caption = (visit_widget_caption, depart_widget_caption)
+    others = {name: (skip, None) for name in ("latex", "text", "man", "texinfo")}
+    app.add_node(widget_figure, html=figure, singlehtml=figure, dirhtml=figure, **others)
+    app.add_node(widget_caption, html=caption, singlehtml=caption, dirhtml=caption, **others)
     app.add_directive("posenc-widget", WidgetDirective)
     app.connect("builder-inited", add_static_path)
     app.connect("html-page-context", add_assets)

@@ -29,6 +29,7 @@ Without Chromium the tests are skipped with a message, unless
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import urllib.parse
@@ -40,6 +41,7 @@ import pytest
 
 import posenc
 from tools.make_pdf import find_chromium
+from tools.paths import ROOT
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
                   "--disable-background-networking", "--disable-component-update",
@@ -209,6 +211,46 @@ def test_the_build_draws_each_figure(pages):
         assert alt, f"{name}: no text alternative"
         assert re.search(r'<p class="pw-summary"[^>]*>[^<]{20,}</p>', block), name
         assert "<figcaption>" in block, f"{name}: no caption"
+
+
+@pytest.mark.parametrize("builder", ["html", "singlehtml"])
+def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
+    """The directive draws the figure for the site and for the single page that
+    ``make pdf`` prints (where the html handlers alone once broke ``make
+    pdf``), loads its files on that page only, and refuses an
+    unknown figure with a message that lists the known ones."""
+    from sphinx.application import Sphinx
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['posenc_widgets']\nhtml_theme = 'sphinx_book_theme'\n"
+        # as posenc_site does for myst-nb's hidden cells: once any extension
+        # gives a node a singlehtml handler, Sphinx's singlehtml translator
+        # takes the handlers registered for singlehtml only
+        "from docutils import nodes\n"
+        "class other(nodes.General, nodes.Element): pass\n"
+        "def setup(app):\n"
+        "    app.add_node(other, singlehtml=(lambda s, n: None, lambda s, n: None))\n")
+    (src / "index.rst").write_text("Title\n=====\n\n.. toctree::\n\n   other\n\n"
+                                   ".. posenc-widget:: clock\n\n   Hands *turning*.\n")
+    (src / "other.rst").write_text("Other\n=====\n\n.. posenc-widget:: nosuchfigure\n")
+    warnings = io.StringIO()
+    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
+                 builder, status=None, warning=warnings, freshenv=True)
+    app.build()
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    figure = re.search(r'<figure class="posenc-widget" id="widget-clock" data-widget="clock">'
+                       r".*?<svg.*?</svg>.*?<figcaption>.*?<em>turning</em>.*?</figcaption></figure>",
+                       page, re.S)
+    assert figure, "the clock figure is not in the page"
+    assert re.search(r'<script defer="defer" src="_static/widgets/posenc-widgets.js', page)
+    assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
+    assert "unknown posenc-widget 'nosuchfigure'; the figures are ladder, dots" in warnings.getvalue()
+    if builder == "html":
+        other = (tmp_path / "out" / "other.html").read_text(encoding="utf-8")
+        assert "posenc-widgets.js" not in other, "a page without a figure loads its script"
 
 
 # --- the browser ------------------------------------------------------------
