@@ -1,0 +1,574 @@
+"""The interactive figures of the HTML book, driven in a real browser.
+
+``book/_ext/posenc_widgets.py`` puts figures into the chapters whose numbers
+are computed in the reader's browser by ``static/widgets/posenc-widgets.js``,
+from the formula each chapter states. Headless Chromium (the system's, driven
+by the pinned playwright, as in test_site.py) opens the built pages from
+``file://`` and:
+
+* moves every slider of every figure at least three times, with the keyboard
+  (arrow keys, Home/End, Page Up) and by setting it, and after each move
+  compares the numbers the figure drew (``PosencWidgets.values(figure)``)
+  with ``posenc``'s to 1e-12 relative: element by element where the values
+  keep one sign (wavelengths, slopes, weights, divisors), relative to the
+  largest value where they cross zero (sines, cosines and their sums, whose
+  zeros no relative error can measure);
+* checks the sliders' labels and spoken values, and that the figure's text
+  alternative follows the settings;
+* taps a slider on a 390-px phone, and checks that every figure fits the
+  column there with its text at full size;
+* measures the contrast of the figures' text and lines in light and dark mode;
+* prints the pages: the sliders go, the figure stays, and the printed PDF
+  holds each figure's text; a reader without JavaScript sees the static
+  figure that the build drew, which equals the live one at its defaults;
+* records console errors and any request to another host.
+
+Without Chromium the tests are skipped with a message, unless
+``POSENC_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import urllib.parse
+from html import unescape
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posenc
+from tools.make_pdf import find_chromium
+from tools.paths import ROOT
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--no-first-run"]
+LOCAL_SCHEMES = {"file", "data", "blob", "about"}
+RTOL = 1e-12
+# The figures the issue asks for; each must be on the site and checked below.
+EXPECTED = {"ladder", "dots", "clock", "rope", "alibi", "stretch"}
+
+
+def require_chromium():
+    path = find_chromium()
+    if path is None:
+        message = ("Chromium is not installed, so the interactive figures cannot be "
+                   "checked: sudo apt-get update && sudo apt-get install -y chromium")
+        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)",
+                        pytrace=False)
+        pytest.skip(message)
+    return path
+
+
+def is_outside(url):
+    url = url.strip()
+    return url.startswith("//") or urllib.parse.urlsplit(url).scheme.lower() not in LOCAL_SCHEMES
+
+
+# --- what posenc says each figure should show --------------------------------
+
+
+def assert_close(got, want, what, *, signed=False):
+    """``got`` equals ``want`` to RTOL: element by element, or, for values that
+    cross zero (``signed``), relative to the largest of them."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    assert got.shape == want.shape, f"{what}: shape {got.shape}, posenc {want.shape}"
+    if signed:
+        error = np.abs(got - want).max() / np.abs(want).max()
+    else:
+        error = (np.abs(got - want) / np.abs(want)).max()
+    assert error <= RTOL, f"{what}: relative error {error:.2e} > {RTOL:g}"
+    return error
+
+
+def check_ladder(v):
+    d, base = v["d"], v["base"]
+    assert_close(v["wavelength"], posenc.wavelengths(d, base=base), f"ladder wavelengths {d}, {base}")
+    table = np.reshape(v["table"], (v["positions"], d))
+    return assert_close(table, posenc.sinusoidal(v["positions"], d, base=base),
+                        f"ladder table {d}, {base}", signed=True)
+
+
+def check_dots(v):
+    d, p, base = v["d"], v["p"], v["base"]
+    assert v["offsets"] == list(range(-100, 101))
+    pe = posenc.sinusoidal(201, d, start=p - 100, base=base)  # positions p - 100 ... p + 100
+    return assert_close(v["dots"], pe @ pe[100], f"PE(p).PE(p+k), d={d} p={p} base={base}",
+                        signed=True)
+
+
+def check_clock(v):
+    want = posenc.sinusoidal(1, v["d"], start=v["pos"], base=v["base"])[0]
+    return assert_close(v["row"], want, f"clock hands at {v['pos']}", signed=True)
+
+
+def check_rope(v):
+    d, base, first, last, m = len(v["q"]), v["base"], v["first"], v["last"], v["m"]
+    phi = np.deg2rad(v["phi"])
+    q, k = np.zeros(d), np.zeros(d)
+    q[2 * first:2 * last:2] = 1.0
+    k[2 * first:2 * last:2], k[2 * first + 1:2 * last:2] = np.cos(phi), np.sin(phi)
+    assert_close(v["q"], q, "the query", signed=True)
+    assert_close(v["k"], k, "the key", signed=True)
+    assert v["used"] == last - first >= 1
+    distance = np.asarray(v["distance"])
+    rotated_q = posenc.rope(q[None], [m], base=base)
+    rotated_k = posenc.rope(np.tile(k, (len(distance), 1)), m - distance, base=base)
+    want = (rotated_q @ rotated_k.T)[0] / (last - first)
+    return assert_close(v["score"], want, f"RoPE score, pairs {first}-{last - 1}, "
+                        f"phi {v['phi']}, base {base}", signed=True)
+
+
+def check_alibi(v):
+    heads, length = v["heads"], v["length"]
+    assert 0 <= v["head"] < heads
+    assert_close(v["slopes"], posenc.alibi_slopes(heads), f"ALiBi slopes of {heads} heads")
+    zeros = np.zeros((heads, length, 1))  # equal content scores, as in chapter 5
+    _, weights = posenc.attention(zeros, zeros, np.eye(length),
+                                  bias=posenc.alibi_bias(heads, length))
+    return assert_close(v["weights"], weights[:, -1, :],
+                        f"ALiBi weights, {heads} heads, length {length}")
+
+
+def check_stretch(v):
+    d, base, s, L = v["d"], v["base"], v["factor"], v["original"]
+    theta, _ = posenc.rope_frequencies(d, base=base)
+    assert_close(v["theta"], theta, "plain frequencies")
+    scalings = {
+        "linear": ({"rope_type": "linear", "factor": s}, None),
+        "ntk": ({"rope_type": "ntk", "factor": s}, None),
+        "dynamic": ({"rope_type": "dynamic", "factor": 1.0,
+                     "original_max_position_embeddings": L}, int(v["seq_len"])),
+        "yarn": ({"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}, None),
+        "llama3": ({"rope_type": "llama3", "factor": s, "low_freq_factor": 1.0,
+                    "high_freq_factor": 4.0, "original_max_position_embeddings": L}, None),
+    }
+    assert set(v["divisor"]) == set(scalings)
+    worst = 0.0
+    for name, (scaling, seq_len) in scalings.items():
+        inv, factor = posenc.rope_frequencies(d, base=base, scaling=scaling, seq_len=seq_len)
+        worst = max(worst, assert_close(v["divisor"][name], theta / inv,
+                                        f"{name} divisors, s={s} L={L} base={base}"))
+        if name == "yarn":
+            assert_close([v["attentionFactor"]], [factor], "YaRN's attention factor")
+    return worst
+
+
+CHECKS = {"ladder": check_ladder, "dots": check_dots, "clock": check_clock,
+          "rope": check_rope, "alibi": check_alibi, "stretch": check_stretch}
+
+
+# --- the pages ------------------------------------------------------------
+
+
+def widget_pages(html):
+    """{figure name: its page}, from the built HTML."""
+    found = {}
+    for page in sorted(Path(html).rglob("*.html")):
+        if "_static" in page.parts:
+            continue
+        for name in re.findall(r'<figure class="posenc-widget"[^>]*data-widget="([\w-]+)"',
+                               page.read_text(encoding="utf-8")):
+            assert name not in found, f"figure {name} on {found[name].name} and {page.name}"
+            found[name] = page.resolve()
+    return found
+
+
+@pytest.fixture(scope="module")
+def pages(built_book):
+    return widget_pages(built_book)
+
+
+def test_every_figure_is_on_the_site_and_checked(pages):
+    assert set(pages) >= EXPECTED, f"figures missing from the site: {EXPECTED - set(pages)}"
+    assert set(pages) <= set(CHECKS), f"figures without a check: {set(pages) - set(CHECKS)}"
+
+
+def test_pages_without_figures_do_not_load_their_script(built_book, pages):
+    with_figures = set(pages.values())
+    for page in Path(built_book).rglob("*.html"):
+        if "_static" in page.parts:
+            continue
+        loads = "posenc-widgets.js" in page.read_text(encoding="utf-8")
+        assert loads == (page.resolve() in with_figures), page.name
+
+
+def test_the_build_draws_each_figure(pages):
+    """The page holds the figure drawn at its default settings (print, PDF and
+    readers without JavaScript see it), with a text alternative and a summary."""
+    for name, page in pages.items():
+        html = page.read_text(encoding="utf-8")
+        block = re.search(rf'<figure class="posenc-widget"[^>]*data-widget="{name}".*?</figure>',
+                          html, re.S).group(0)
+        svg = re.search(r"<svg.*?</svg>", block, re.S)
+        assert svg, f"{name}: no static figure in the page"
+        assert len(re.findall(r"<(path|line|circle|image)\b", svg.group(0))) >= 5, name
+        alt = re.search(r'class="pw-figure" role="img" aria-label="([^"]{40,})"', block)
+        assert alt, f"{name}: no text alternative"
+        assert re.search(r'<p class="pw-summary"[^>]*>[^<]{20,}</p>', block), name
+        assert "<figcaption>" in block, f"{name}: no caption"
+
+
+@pytest.mark.parametrize("builder", ["html", "singlehtml"])
+def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
+    """The directive draws the figure for the site and for the single page that
+    ``make pdf`` prints (where the html handlers alone once broke ``make
+    pdf``), loads its files on that page only, and refuses an
+    unknown figure with a message that lists the known ones."""
+    from sphinx.application import Sphinx
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['posenc_widgets']\nhtml_theme = 'sphinx_book_theme'\n"
+        # as posenc_site does for myst-nb's hidden cells: once any extension
+        # gives a node a singlehtml handler, Sphinx's singlehtml translator
+        # takes the handlers registered for singlehtml only
+        "from docutils import nodes\n"
+        "class other(nodes.General, nodes.Element): pass\n"
+        "def setup(app):\n"
+        "    app.add_node(other, singlehtml=(lambda s, n: None, lambda s, n: None))\n")
+    (src / "index.rst").write_text("Title\n=====\n\n.. toctree::\n\n   other\n\n"
+                                   ".. posenc-widget:: clock\n\n   Hands *turning*.\n")
+    (src / "other.rst").write_text("Other\n=====\n\n.. posenc-widget:: nosuchfigure\n")
+    warnings = io.StringIO()
+    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
+                 builder, status=None, warning=warnings, freshenv=True)
+    app.build()
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    figure = re.search(r'<figure class="posenc-widget" id="widget-clock" data-widget="clock">'
+                       r".*?<svg.*?</svg>.*?<figcaption>.*?<em>turning</em>.*?</figcaption></figure>",
+                       page, re.S)
+    assert figure, "the clock figure is not in the page"
+    assert re.search(r'<script defer="defer" src="_static/widgets/posenc-widgets.js', page)
+    assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
+    assert "unknown posenc-widget 'nosuchfigure'; the figures are ladder, dots" in warnings.getvalue()
+    if builder == "html":
+        other = (tmp_path / "out" / "other.html").read_text(encoding="utf-8")
+        assert "posenc-widgets.js" not in other, "a page without a figure loads its script"
+
+
+# --- the browser ------------------------------------------------------------
+
+VALUES_JS = """(id) => {
+    const figure = document.getElementById(id);
+    const v = window.PosencWidgets && PosencWidgets.values(figure);
+    return v && JSON.parse(JSON.stringify(v));
+}"""
+
+STATE_JS = """(id) => {
+    const figure = document.getElementById(id);
+    return {
+        alt: figure.querySelector('.pw-figure').getAttribute('aria-label'),
+        summary: figure.querySelector('.pw-summary').textContent,
+        sliders: [...figure.querySelectorAll('input[type=range]')].map(input => ({
+            name: input.name, id: input.id, value: input.value, min: input.min, max: input.max,
+            valuetext: input.getAttribute('aria-valuetext'),
+            label: (input.labels[0] || {textContent: ''}).textContent.trim(),
+            labelVisible: input.labels.length > 0 && input.labels[0].getBoundingClientRect().width > 0,
+            output: (figure.querySelector(`output[for="${input.id}"]`) || {textContent: ''})
+                    .textContent})),
+    };
+}"""
+
+
+def _launch(p, chromium, **context):
+    browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+    ctx = browser.new_context(service_workers="block", **context)
+    ctx.set_default_timeout(120_000)
+    ctx.route(lambda url: is_outside(url), lambda route: route.abort())
+    return browser, ctx
+
+
+def _open(ctx, page_path, problems):
+    page = ctx.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"exception: {e}"))
+    page.on("request", lambda r: is_outside(r.url) and problems.append(f"outside: {r.url}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    page.goto(page_path.as_uri(), wait_until="load")
+    page.wait_for_function("document.querySelectorAll('figure.posenc-widget.pw-live').length"
+                           " === document.querySelectorAll('figure.posenc-widget').length")
+    return page
+
+
+def _moves(slider):
+    """Three or more moves of one slider: keyboard and set values."""
+    lo, hi = int(slider["min"]), int(slider["max"])
+    middle = (lo + hi) // 2
+    return [("key", "End"), ("set", middle), ("key", "Home"), ("key", "ArrowRight"),
+            ("key", "PageUp")] if hi > lo else []
+
+
+@pytest.fixture(scope="module")
+def desktop(pages):
+    """Every figure at 1280 px: each slider moved, numbers read after each move."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = require_chromium()
+    record = {"problems": [], "moves": [], "states": {}, "errors": {}}
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        opened = {}
+        for name, page_path in sorted(pages.items()):
+            if page_path not in opened:
+                opened[page_path] = _open(ctx, page_path, record["problems"])
+            page = opened[page_path]
+            figure = f"widget-{name}"
+            first = page.evaluate(STATE_JS, figure)
+            record["states"][name] = [first]
+            record["moves"].append((name, "defaults", page.evaluate(VALUES_JS, figure)))
+            for slider in first["sliders"]:
+                handle = page.locator(f"#{slider['id']}")
+                for kind, what in _moves(slider):
+                    if kind == "key":
+                        handle.focus()
+                        handle.press(what)
+                    else:
+                        handle.fill(str(what))
+                    state = page.evaluate(STATE_JS, figure)
+                    record["states"][name].append(state)
+                    values = page.evaluate(VALUES_JS, figure)
+                    record["moves"].append((name, f"{slider['name']} {kind} {what}", values))
+        browser.close()
+    return record
+
+
+def test_every_slider_moves_and_every_value_equals_posenc(desktop, pages):
+    moved = {}
+    for name, move, values in desktop["moves"]:
+        assert values is not None, f"{name}: no values after {move}"
+        CHECKS[name](values)
+        if move != "defaults":
+            slider = move.split(" ")[0]
+            moved.setdefault(name, {}).setdefault(slider, 0)
+            moved[name][slider] += 1
+    for name in pages:
+        sliders = [s["name"] for s in desktop["states"][name][0]["sliders"]]
+        assert sliders, f"{name} has no sliders"
+        for slider in sliders:
+            assert moved.get(name, {}).get(slider, 0) >= 3, f"{name}: {slider} moved < 3 times"
+
+
+def test_sliders_change_the_settings_and_the_text_alternative(desktop, pages):
+    """Each move changes a setting; each slider has a visible label and speaks
+    its value; the figure's text alternative and summary follow the settings."""
+    for name in pages:
+        states = desktop["states"][name]
+        for slider in states[0]["sliders"]:
+            assert slider["label"] and slider["labelVisible"], f"{name}: {slider['name']} unlabelled"
+        values = [tuple(s["value"] for s in state["sliders"]) for state in states]
+        assert len(set(values)) >= 4, f"{name}: the sliders hardly moved: {values}"
+        for state in states:
+            for slider in state["sliders"]:
+                assert slider["valuetext"] and slider["valuetext"] == slider["output"], (
+                    f"{name}: {slider['name']} speaks {slider['valuetext']!r}, "
+                    f"shows {slider['output']!r}")
+        alts = {state["alt"] for state in states}
+        summaries = {state["summary"] for state in states}
+        assert len(alts) >= 4 and len(summaries) >= 4, f"{name}: text alternative does not follow"
+
+
+def test_no_console_errors_and_nothing_from_outside(desktop):
+    assert not desktop["problems"], "\n".join(desktop["problems"])
+
+
+def test_the_checks_fail_on_a_wrong_number():
+    """A figure whose numbers are off by more than 1e-12 is caught."""
+    v = {"heads": 6, "head": 0, "length": 16,
+         "slopes": list(posenc.alibi_slopes(6)), "weights": None}
+    zeros = np.zeros((6, 16, 1))
+    _, weights = posenc.attention(zeros, zeros, np.eye(16), bias=posenc.alibi_bias(6, 16))
+    v["weights"] = weights[:, -1, :].tolist()
+    check_alibi(v)
+    v["slopes"][4] *= 1 + 1e-11
+    with pytest.raises(AssertionError, match="slopes"):
+        check_alibi(v)
+    # the rule for powers of two, applied to 6 heads, is not ALiBi's
+    v["slopes"] = [2 ** (-8 * (h + 1) / 6) for h in range(6)]
+    with pytest.raises(AssertionError, match="slopes"):
+        check_alibi(v)
+    row = {"d": 8, "pos": 5, "base": 10000, "row": list(posenc.sinusoidal(1, 8, start=5)[0])}
+    check_clock(row)
+    row["row"][0], row["row"][1] = row["row"][1], row["row"][0]  # sin and cos swapped
+    with pytest.raises(AssertionError, match="clock"):
+        check_clock(row)
+
+
+# --- a phone, dark mode, print, no JavaScript ---------------------------------
+
+FIT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
+    const svg = f.querySelector('.pw-figure svg');
+    const box = f.getBoundingClientRect(), drawn = svg.getBoundingClientRect();
+    return {name: f.dataset.widget, right: box.right, width: document.documentElement.clientWidth,
+            overflow: f.scrollWidth - f.clientWidth,
+            scale: drawn.width / svg.viewBox.baseVal.width,
+            sliderHeight: Math.min(...[...f.querySelectorAll('input[type=range]')]
+                                   .map(i => i.getBoundingClientRect().height))};
+})"""
+
+
+def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages):
+    """At 390 px: no figure sticks out of the column or scrolls sideways, its
+    text is drawn at full size (the figure is drawn for the column's width),
+    and a tap on a slider's track moves it and redraws the figure."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = require_chromium()
+    problems = []
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
+                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        for page_path in sorted(set(pages.values())):
+            page = _open(ctx, page_path, problems)
+            for fig in page.evaluate(FIT_JS):
+                assert fig["right"] <= fig["width"] + 0.5, f"{fig['name']} sticks out: {fig}"
+                assert fig["overflow"] <= 0, f"{fig['name']} scrolls sideways: {fig}"
+                assert fig["scale"] >= 0.98, f"{fig['name']} shrunk to {fig['scale']:.2f}"
+                assert fig["sliderHeight"] >= 24, f"{fig['name']}: sliders too thin to tap"
+            for name in [n for n, path in pages.items() if path == page_path]:
+                figure = f"widget-{name}"
+                slider = page.locator(f"#{figure} input[type=range]").first
+                slider.scroll_into_view_if_needed()
+                before = page.evaluate(VALUES_JS, figure)
+                box = slider.bounding_box()
+                page.touchscreen.tap(box["x"] + 0.9 * box["width"], box["y"] + box["height"] / 2)
+                after = page.evaluate(VALUES_JS, figure)
+                assert after != before, f"{name}: a tap on the slider changed nothing"
+                CHECKS[name](after)
+        browser.close()
+    assert not problems, "\n".join(problems)
+
+
+CONTRAST_JS = """() => {
+    const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => {
+        const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+                              return (x + 0.05) / (y + 0.05); };
+    let node = document.querySelector('figure.posenc-widget'), bg = [255, 255, 255];
+    while (node) {
+        const c = getComputedStyle(node).backgroundColor;
+        if (c && !c.endsWith(', 0)') && c !== 'transparent') { bg = rgb(c); break; }
+        node = node.parentElement;
+    }
+    const out = {text: [], lines: []};
+    for (const t of document.querySelectorAll('figure.posenc-widget .pw-tick, figure.posenc-widget .pw-title'))
+        out.text.push(ratio(rgb(getComputedStyle(t).fill), bg));
+    for (const l of document.querySelectorAll('figure.posenc-widget .pw-series'))
+        out.lines.push(ratio(rgb(getComputedStyle(l).stroke), bg));
+    for (const l of document.querySelectorAll('figure.posenc-widget .pw-fill'))
+        out.lines.push(ratio(rgb(getComputedStyle(l).fill), bg));
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_figures_read_in_light_and_dark_mode(pages, theme):
+    """Text of the figures at least 4.5:1 against the page, lines and dots at
+    least 3:1 (WCAG 2.1: text, and graphical objects), in both themes."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = require_chromium()
+    problems = []
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900},
+                               color_scheme=theme)
+        for page_path in sorted(set(pages.values())):
+            page = _open(ctx, page_path, problems)
+            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+            found = page.evaluate(CONTRAST_JS)
+            assert found["text"] and found["lines"], page_path.name
+            assert min(found["text"]) >= 4.5, f"{page_path.name} {theme}: text {min(found['text']):.2f}:1"
+            assert min(found["lines"]) >= 3, f"{page_path.name} {theme}: lines {min(found['lines']):.2f}:1"
+        browser.close()
+    assert not problems, "\n".join(problems)
+
+
+PRINT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
+    const shown = (el) => el && el.checkVisibility() && el.getBoundingClientRect().height > 0;
+    const svg = f.querySelector('.pw-figure svg');
+    return {name: f.dataset.widget, controls: shown(f.querySelector('.pw-controls')),
+            figure: shown(svg) && svg.getBoundingClientRect().height > 100,
+            marks: svg ? svg.querySelectorAll('path, line, circle, image').length : 0,
+            summary: shown(f.querySelector('.pw-summary')),
+            title: [...f.querySelectorAll('.pw-title')].map(t => t.textContent)};
+})"""
+
+
+def test_print_and_pdf_show_a_static_figure(pages, tmp_path):
+    """Printed, each figure keeps its drawing and summary and drops its sliders;
+    the PDF that Chromium prints holds the figure's titles (SVG text, which
+    stays text in the PDF)."""
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    chromium = require_chromium()
+    problems = []
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 794, "height": 1123})
+        for page_path in sorted(set(pages.values())):
+            page = _open(ctx, page_path, problems)
+            page.emulate_media(media="print")
+            printed = page.evaluate(PRINT_JS)
+            for fig in printed:
+                assert not fig["controls"], f"{fig['name']}: sliders printed"
+                assert fig["figure"] and fig["marks"] >= 5, f"{fig['name']}: empty box in print"
+                assert fig["summary"], f"{fig['name']}: no summary in print"
+            pdf = tmp_path / (page_path.stem + ".pdf")
+            page.pdf(path=str(pdf), format="A4", print_background=True)
+            text = re.sub(r"\s+", "", "".join(pg.extract_text() or ""
+                                               for pg in PdfReader(pdf).pages))
+            for fig in printed:
+                titles = [re.sub(r"\s+", "", t) for t in fig["title"]]
+                assert titles and all(t in text for t in titles), (
+                    f"{fig['name']}: its titles {fig['title']} are not in the printed PDF")
+        browser.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_without_javascript_the_built_figure_is_shown(pages):
+    from playwright.sync_api import sync_playwright
+
+    chromium = require_chromium()
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900},
+                               java_script_enabled=False)
+        for page_path in sorted(set(pages.values())):
+            page = ctx.new_page()
+            page.goto(page_path.as_uri(), wait_until="load")
+            for fig in page.evaluate(PRINT_JS):
+                assert not fig["controls"], f"{fig['name']}: dead sliders shown without JavaScript"
+                assert fig["figure"] and fig["marks"] >= 5, f"{fig['name']}: empty box"
+        browser.close()
+
+
+def test_the_built_figure_is_the_live_one_at_its_defaults(pages):
+    """The static figure (drawn when the book is built) says what the live
+    figure says at the same settings: print and screen agree."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = require_chromium()
+    problems = []
+    with sync_playwright() as p:
+        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        for name, page_path in sorted(pages.items()):
+            html = page_path.read_text(encoding="utf-8")
+            block = re.search(rf'data-widget="{name}".*?</figure>', html, re.S).group(0)
+            built_alt = unescape(re.search(r'role="img" aria-label="([^"]*)"', block).group(1))
+            built_summary = unescape(re.search(r'class="pw-summary"[^>]*>([^<]*)<', block).group(1))
+            page = _open(ctx, page_path, problems)
+            state = page.evaluate(STATE_JS, f"widget-{name}")
+            assert state["alt"] == built_alt, name
+            assert state["summary"] == built_summary, name
+            page.close()
+        browser.close()
+    assert not problems, "\n".join(problems)
+
