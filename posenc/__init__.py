@@ -6,27 +6,44 @@ family of formulas; everything public is re-exported here, so
 
 Modules
 -------
-==========  ==========================================================
-sinusoidal  the encoding of Vaswani et al. (2017) and its rotation matrices
-text        tokens, vocabularies, indices, random embeddings
-attention   scaled dot-product attention, softmax, causal masks
-rotary      rotary position embedding (RoPE)
-scaling     RoPE past its training length: PI, NTK, YaRN, Llama 3.1
-relative    relative positions, T5 buckets, ALiBi
-by_hand     one table entry computed step by step, as with a pencil
-learned     learned position tables and a tiny attention model trained in NumPy
-precision   rounding to float16, bfloat16 and float32; RoPE angles in low precision
-plot        the book's pictures
-exercises   the checkers of the book's exercises
-==========  ==========================================================
+===========  ===============================================================
+sinusoidal   the encoding of Vaswani et al. (2017) and its rotation matrices
+text         tokens, vocabularies, indices, random embeddings
+attention    scaled dot-product attention, softmax, causal masks
+rotary       rotary position embedding (RoPE)
+scaling      RoPE past its training length: PI, NTK, YaRN, Llama 3.1
+relative     relative positions, T5 buckets, ALiBi
+by_hand      one table entry computed step by step, as with a pencil
+tables       learned position tables: init, look-up, and its backward pass
+tasks        the order and look-back tasks, and their balanced test sets
+schemes      where position enters the tiny model: one entry per scheme
+model        the tiny attention model: init, forward, accuracy
+backward     its backward pass by hand: the loss and every gradient
+training     Adam and the training loop (stacks of seeds at once)
+stats        the book's experiment rules: standard errors, paired differences
+precision    rounding to float16, bfloat16 and float32; RoPE angles in low precision
+plot         the book's pictures and its colour-blind-safe palette
+exercises    the checkers of the book's exercises, one module per chapter
+===========  ===============================================================
+
+Two functions share their module's name: ``posenc.sinusoidal`` and
+``posenc.attention`` are the functions that every chapter calls, re-exported
+here, and so they hide the modules of the same name as attributes of the
+package. The modules are still what ``from posenc.sinusoidal import
+frequencies`` and ``from posenc.attention import softmax`` import (Python
+finds them in ``sys.modules``); ``import posenc.sinusoidal as m`` gives the
+function. The book keeps the short calls that readers type, and names every
+other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import exercises, plot
+from . import backward, exercises, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
+from .backward import *  # noqa: F401,F403
+from .backward import __all__ as _backward_all
 from .by_hand import explain_entry  # noqa: F401
-from .learned import *  # noqa: F401,F403
-from .learned import __all__ as _learned_all
+from .model import *  # noqa: F401,F403
+from .model import __all__ as _model_all
 from .precision import *  # noqa: F401,F403
 from .precision import __all__ as _precision_all
 from .relative import *  # noqa: F401,F403
@@ -37,8 +54,14 @@ from .scaling import *  # noqa: F401,F403
 from .scaling import __all__ as _scaling_all
 from .sinusoidal import *  # noqa: F401,F403
 from .sinusoidal import __all__ as _sinusoidal_all
+from .tables import *  # noqa: F401,F403
+from .tables import __all__ as _tables_all
+from .tasks import *  # noqa: F401,F403
+from .tasks import __all__ as _tasks_all
 from .text import *  # noqa: F401,F403
 from .text import __all__ as _text_all
+from .training import *  # noqa: F401,F403
+from .training import __all__ as _training_all
 
 __version__ = "0.1.0"
 
@@ -50,8 +73,19 @@ __all__ = [
     *_scaling_all,
     *_relative_all,
     "explain_entry",
-    *_learned_all,
+    *_tables_all,
+    *_tasks_all,
+    *_model_all,
+    *_backward_all,
+    *_training_all,
     *_precision_all,
+    "backward",
     "exercises",
+    "model",
     "plot",
+    "schemes",
+    "stats",
+    "tables",
+    "tasks",
+    "training",
 ]

@@ -186,3 +186,76 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, em
     if finite and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite numbers (no NaN or inf)")
     return arr
+
+
+def real_array(name, value, **shape):
+    """An array of real numbers that keeps its dtype (float32 stays float32).
+
+    :func:`array` converts to float64, which would lose a caller's float32;
+    here integers and floats keep their dtype, and strings, booleans and
+    complex numbers are refused by name. ``shape`` takes the keywords of
+    :func:`array` (``ndim``, ``min_ndim``, ``finite``, ``empty``).
+    """
+    arr = array(name, value, dtype=None, finite=False)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers (integers or floats), got dtype {arr.dtype}")
+    return array(name, arr, dtype=None, **shape)
+
+
+def integer_array(name, value, *, low=None, high=None, what=None):
+    """An array of integers (any integer dtype), optionally within ``[low, high)``.
+
+    Floats are refused even when they are whole (``2.0`` is not a row
+    number), and so are booleans and strings; an empty list is an empty
+    integer array. ``what`` says what the bounds are, for the message
+    (``"the table has 8 rows"``).
+    """
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(f"{name} must be integers, got {show(value)}") from None
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # np.asarray([]) is float64, but holds no float
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers, got {show(value)} (dtype {arr.dtype})")
+    if arr.size and ((low is not None and arr.min() < low) or (high is not None and arr.max() >= high)):
+        bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high})"
+        raise ValueError(
+            f"{name} must lie in {bounds}{f' ({what})' if what else ''}, "
+            f"got values from {arr.min()} to {arr.max()}"
+        )
+    return arr
+
+
+def logits(name, value):
+    """Scores before a softmax, as floats: ``-inf`` is kept (weight 0); NaN and ``+inf`` are refused."""
+    arr = array(name, value, finite=False)
+    if np.isnan(arr).any() or np.isposinf(arr).any():
+        raise ValueError(f"{name} must not contain NaN or +inf (-inf is allowed: it gives weight 0)")
+    return arr
+
+
+def rng(seed, *, name="seed"):
+    """A numpy random Generator: ``seed`` itself if it is one, else one seeded with the integer ``seed`` >= 0."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(integer(name, seed, minimum=0))
+
+
+#: The most numbers one array of the package may hold (2**27 float64 entries
+#: are 1 GiB, far beyond what any of the book's computations needs).
+MAX_ENTRIES = 2**27
+
+
+def entries(what, count):
+    """Refuse an array of ``count`` numbers beyond :data:`MAX_ENTRIES`, quickly and by name.
+
+    ``what`` names the sizes that make the count, for example
+    ``"n_rows * d_model = 10**9 * 16"``.
+    """
+    if count > MAX_ENTRIES:
+        raise ValueError(
+            f"{what} would need {show(count)} numbers, more than the {MAX_ENTRIES:,} "
+            "(1 GiB of float64) that posenc allows for one array"
+        )
+    return count

@@ -58,7 +58,7 @@ def softmax(x, axis=-1):
     array([[0.5, 0.5],
            [1. , 0. ]])
     """
-    x = _logits("x", x)
+    x = _checks.logits("x", x)
     if x.ndim == 0 or x.size == 0:
         raise ValueError(f"x must have at least one axis and one entry, got shape {x.shape}")
     axis = _checks.integer("axis", axis)
@@ -194,7 +194,7 @@ def attention(q, k, v, *, mask=None, bias=None):
             f"{np.abs(q).max():.3g} in size, k up to {np.abs(k).max():.3g}); scale q and k down"
         )
     if bias is not None:
-        bias = _fit("bias", _logits("bias", bias), scores.shape)
+        bias = _fit("bias", _checks.logits("bias", bias), scores.shape)
         with np.errstate(over="ignore"):  # checked just below
             scores = scores + bias
         if np.any(np.isinf(scores) & np.isfinite(bias)):
@@ -236,14 +236,6 @@ def _matrices(name, x):
     return x
 
 
-def _logits(name, x):
-    """``x`` as a float array; complex, NaN and +inf are rejected, -inf is kept."""
-    x = _checks.array(name, x, finite=False)
-    if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError(f"{name} must not contain NaN or +inf (-inf is allowed: it gives weight 0)")
-    return x
-
-
 def _fit(name, x, shape):
     """Broadcast ``x`` against scores of ``shape``; the last two axes must fit (n_q, n_k)."""
     try:
@@ -256,3 +248,47 @@ def _fit(name, x, shape):
             "(its last two axes must broadcast to (n_q, n_k))"
         )
     return np.broadcast_to(x, full)
+
+
+def _softmax_scores(S):
+    """Softmax over the last axis of a stack of score matrices ``(..., rows, keys)``, fast.
+
+    The same function as :func:`softmax`, for the tiny model of
+    :mod:`posenc.model`, which calls it millions of times on small matrices
+    whose checks it has already made. A softmax does not change when a
+    constant is subtracted from a row, and subtracting the largest score of
+    the whole matrix keeps :math:`e^x` from overflowing as well as one per
+    row, several times faster. A row whose exponentials then underflow
+    (every score of that row far below the matrix's largest) is shifted by
+    its own maximum instead; the other rows are left as they are, so a row's
+    weights never depend on another sequence of the batch.
+    """
+    A = S - S.max(axis=(-2, -1), keepdims=True)
+    np.exp(A, out=A)  # in place: a new array of this size costs more than the exponentials
+    sums = A @ np.ones((A.shape[-1], 1), dtype=A.dtype)  # row sums, (..., rows, 1)
+    low = ~(sums[..., 0] > _SAFE_SUM[A.dtype.char])  # rows that lost precision to underflow
+    if low.any():
+        rows = S[low]  # (k, keys)
+        A[low] = np.exp(rows - _row_max(rows))
+        sums[low] = A[low].sum(axis=-1, keepdims=True)
+    A /= sums
+    return A
+
+
+def _row_max(S):
+    """``S.max(axis=-1, keepdims=True)``, the largest entry of every row.
+
+    numpy reduces a short last axis row by row, slowly: for rows of 16
+    keys or fewer, the element-wise maximum of the columns, one column at a
+    time, gives the same numbers faster.
+    """
+    if S.shape[-1] > 16:
+        return S.max(axis=-1, keepdims=True)
+    largest = S[..., :1].copy()
+    for j in range(1, S.shape[-1]):
+        np.maximum(largest, S[..., j:j + 1], out=largest)
+    return largest
+
+
+# a row whose sum of exponentials is below this has lost precision to underflow
+_SAFE_SUM = {t: np.finfo(t).tiny / np.finfo(t).eps for t in np.typecodes["Float"]}

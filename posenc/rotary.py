@@ -19,11 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .sinusoidal import frequencies
+from .sinusoidal import LAYOUTS, frequencies
 
 __all__ = ["rope"]
-
-LAYOUTS = ("interleaved", "halves")
 
 
 def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
@@ -104,7 +102,7 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     >>> rope(np.ones((3, 2), dtype=np.float32)).dtype
     dtype('float32')
     """
-    x = _real_array("x", x, min_ndim=2)
+    x = _checks.real_array("x", x, min_ndim=2)
     out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     x = x.astype(np.float64, copy=False)
     seq_len, d = x.shape[-2], x.shape[-1]
@@ -115,7 +113,7 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     layout = _checks.choice("layout", layout, LAYOUTS)
     if positions is None:
         positions = np.arange(seq_len, dtype=float)
-    positions = _real_array("positions", positions, ndim=1).astype(np.float64)
+    positions = _checks.real_array("positions", positions, ndim=1).astype(np.float64)
     if len(positions) != seq_len:
         raise ValueError(
             f"positions has {len(positions)} entries but x has {seq_len} rows (axis -2)"
@@ -128,7 +126,7 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
             f"inv_freq already fixes every frequency"
         )
     else:
-        theta = _real_array("inv_freq", inv_freq, ndim=1).astype(np.float64)
+        theta = _checks.real_array("inv_freq", inv_freq, ndim=1).astype(np.float64)
         if len(theta) != d // 2:
             raise ValueError(
                 f"inv_freq must hold one frequency per pair, d // 2 = {d // 2} "
@@ -142,32 +140,39 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
             "position * theta_i must be finite (check positions and "
             + ("base)" if inv_freq is None else "inv_freq)")
         )
-    cos, sin = np.cos(angles), np.sin(angles)
+    cos, sin = _per_coordinate(np.cos(angles), layout), _per_coordinate(np.sin(angles), layout)
+    return _turn(x, cos, sin, layout).astype(out_dtype, copy=False)
 
+
+def _per_coordinate(values, layout):
+    """One value per pair, ``(..., d/2)``, spread to the two coordinates of the pair, ``(..., d)``."""
     if layout == "interleaved":
-        a, b = x[..., 0::2], x[..., 1::2]
-    else:
-        a, b = x[..., : d // 2], x[..., d // 2 :]
-    a_rot = a * cos - b * sin
-    b_rot = a * sin + b * cos
+        return np.repeat(values, 2, axis=-1)
+    return np.concatenate([values, values], axis=-1)
 
+
+def _turn(x, cos, sin, layout="interleaved"):
+    r"""Every pair of the last axis of ``x`` turned by its angle: ``x * cos + swap(x) * sin``.
+
+    ``cos`` and ``sin`` hold each pair's value at both of its coordinates;
+    ``swap`` maps each pair :math:`(a, b)` to :math:`(-b, a)`, the pair
+    turned by a right angle (GPT-J's ``rotate_every_two``, or GPT-NeoX's
+    ``rotate_half`` for the halves layout). Coordinate by coordinate this is
+    :math:`(a \cos - b \sin,\; b \cos + a \sin)`, the rotation of
+    :func:`rope`. The tiny model of :mod:`posenc.model` turns its queries
+    and keys with it too, and turns gradients back with ``-sin``.
+    """
+    return x * cos + _swap(x, layout) * sin
+
+
+def _swap(x, layout):
+    """Each pair ``(a, b)`` of the last axis made ``(-b, a)``."""
     out = np.empty_like(x)
     if layout == "interleaved":
-        out[..., 0::2], out[..., 1::2] = a_rot, b_rot
+        np.negative(x[..., 1::2], out=out[..., 0::2])
+        out[..., 1::2] = x[..., 0::2]
     else:
-        out[..., : d // 2], out[..., d // 2 :] = a_rot, b_rot
-    return out.astype(out_dtype, copy=False)
-
-
-def _real_array(name, value, **shape):
-    """An array of real numbers, keeping its dtype; strings and bools refused.
-
-    ``_checks.array`` converts to float64, which would turn ``'1'`` into 1.0
-    and lose the caller's float32; here the dtype is read first.
-    """
-    arr = _checks.array(name, value, dtype=None)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{name} must hold real numbers (integers or floats), got dtype {arr.dtype}"
-        )
-    return _checks.array(name, arr, dtype=None, **shape)
+        half = x.shape[-1] // 2
+        np.negative(x[..., half:], out=out[..., :half])
+        out[..., half:] = x[..., :half]
+    return out

@@ -1,4 +1,4 @@
-"""Benchmark of training ``posenc.learned``'s tiny model: run it with ``make bench``.
+"""Benchmark of training the tiny model of ``posenc.model``: run it with ``make bench``.
 
 The chapters train many small models (five schemes, two tasks, at least
 eight seeds each, 1500 steps), inside notebooks that must run in well
@@ -7,7 +7,7 @@ costs with four ways of training the same eight seeds:
 
 (a) ``before``: the code as it was before the speed-up
     (``tools/bench_training_reference.py``), one model at a time, float64;
-(b) ``one by one``: today's ``posenc.learned``, one model at a time, float64;
+(b) ``one by one``: today's ``posenc.model`` and ``posenc.training``, one model at a time, float64;
 (c) ``stack, float64``: today's code, the eight models as one stack;
 (d) ``stack, float32``: the same in float32, as the chapters train.
 
@@ -29,12 +29,12 @@ import time
 
 import numpy as np
 
-from posenc import learned
+from posenc import model, tasks, training
 
 SEEDS = list(range(8))
 TASKS = {  # name: (task, init_model options)
-    "order": (learned.order_task, {}),
-    "look-back": (learned.lookback_task, {"causal": True, "readout": "last"}),
+    "order": (tasks.order_task, {}),
+    "look-back": (tasks.lookback_task, {"causal": True, "readout": "last"}),
 }
 
 
@@ -42,20 +42,20 @@ def before(scheme, task, options, steps):
     from tools import bench_training_reference as reference
 
     for seed in SEEDS:
-        reference.train(learned.init_model(scheme, seed=seed, **options), steps=steps,
+        reference.train(model.init_model(scheme, seed=seed, **options), steps=steps,
                         task=task, seed=seed)
 
 
 def one_by_one(scheme, task, options, steps):
     for seed in SEEDS:
-        learned.train(learned.init_model(scheme, seed=seed, **options), steps=steps,
+        training.train(model.init_model(scheme, seed=seed, **options), steps=steps,
                       task=task, seed=seed)
 
 
 def stack(dtype):
     def run(scheme, task, options, steps):
-        model = learned.init_model(scheme, seed=SEEDS, dtype=dtype, **options)
-        learned.train(model, steps=steps, task=task, seed=SEEDS)
+        stacked = model.init_model(scheme, seed=SEEDS, dtype=dtype, **options)
+        training.train(stacked, steps=steps, task=task, seed=SEEDS)
     return run
 
 
@@ -65,10 +65,10 @@ CASES = {"before": before, "one by one": one_by_one,
 
 def check_stack_equals_one_by_one(scheme, task, options, steps=50):
     """A stack is only faster: its models end where each would end alone."""
-    stacked, _ = learned.train(learned.init_model(scheme, seed=SEEDS, **options),
+    stacked, _ = training.train(model.init_model(scheme, seed=SEEDS, **options),
                                steps=steps, task=task, seed=SEEDS)
     for m, seed in enumerate(SEEDS):
-        alone, _ = learned.train(learned.init_model(scheme, seed=seed, **options),
+        alone, _ = training.train(model.init_model(scheme, seed=seed, **options),
                                  steps=steps, task=task, seed=seed)
         for name, x in alone["params"].items():
             np.testing.assert_allclose(stacked["params"][name][m], x, rtol=1e-9, atol=1e-12)
@@ -79,7 +79,7 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=300, help="training steps per model")
     parser.add_argument("--rounds", type=int, default=3, help="samples of each case")
     parser.add_argument("--schemes", nargs="+", default=["rope", "learned"],
-                        choices=learned.SCHEMES)
+                        choices=model.SCHEMES)
     args = parser.parse_args(argv)
 
     print(f"{len(SEEDS)} seeds x {args.steps} steps, batches of 32, lengths 4 to 16; "

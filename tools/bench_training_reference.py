@@ -1,10 +1,10 @@
-"""The tiny model of ``posenc.learned`` as it was before it was made fast.
+"""The tiny model of ``posenc.model`` as it was before it was made fast.
 
 This is the code of commit a6ed2d3 (one model at a time, float64, a fresh
 sine table and rotation at every step, ``np.add.at`` for the scatter-add),
 trimmed to what training needs and with its argument checks removed. It is
 kept for one purpose: ``tools/bench_training.py`` (``make bench``) trains
-with it and with the current ``posenc.learned`` side by side, in the same
+with it and with the current ``posenc.model`` side by side, in the same
 run, to measure the speed-up. Nothing else uses it.
 """
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from posenc import alibi_bias, causal_mask, rope, sinusoidal
-from posenc.learned import lookup, order_task
+from posenc.tables import lookup
+from posenc.tasks import order_task
 
 
 def lookup_backward(grad, indices, n_rows):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..learned import lookback_test_set
+from ..tasks import lookback_test_set
 from ._common import _as_array, _int_list, _report
 
 __all__ = [
@@ -87,7 +87,7 @@ def check_length_unseen_share(share):
     """Check the share of the length-64 look-back test set with ``A`` at a distance never trained.
 
     The exercise: in the chapter's test set ``tests["look-back", 64]``
-    (``learned.lookback_test_set(1000, 64, seed=1064)``), the fraction of the
+    (``posenc.tasks.lookback_test_set(1000, 64, seed=1064)``), the fraction of the
     2000 sequences whose ``A`` lies farther than 15 places before ``B``. The
     share expected from the construction of the test set is accepted too.
 

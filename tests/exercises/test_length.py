@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from posenc import exercises as ex
-from posenc import learned
+from posenc import tasks
 
 # --- check_length_alias ---------------------------------------------------------
 
@@ -70,7 +70,7 @@ def test_alias_wrong(answer, words, capsys):
 
 
 def unseen_share_by_counting():
-    tokens, _ = learned.lookback_test_set(1000, 64, seed=1064)
+    tokens, _ = tasks.lookback_test_set(1000, 64, seed=1064)
     b = tokens.shape[1] - 1  # B is the last token
     distances = [b - list(row).index(0) for row in tokens]
     return sum(d > 15 for d in distances) / len(distances)

@@ -28,11 +28,11 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import learned, plot
+from posenc import backward, model, plot, tables, tasks, training
 
 matplotlib.use("Agg")
 
-MODEL = learned.init_model("learned")
+MODEL = model.init_model("learned")
 
 WORKING_CALLS = {
     posenc.frequencies: dict(d_model=4),
@@ -52,21 +52,21 @@ WORKING_CALLS = {
     posenc.alibi_slopes: dict(n_heads=4),
     posenc.alibi_bias: dict(n_heads=2, length=3),
     posenc.explain_entry: dict(pos=3, dim=2, d_model=4),
-    learned.init_table: dict(n_rows=3, d_model=2),
-    learned.lookup: dict(table=np.ones((3, 2)), indices=[0, 2]),
-    learned.lookup_backward: dict(grad=np.ones((2, 2)), indices=[0, 2], n_rows=3),
-    learned.order_task: dict(n_examples=3, length=4),
-    learned.lookback_task: dict(n_examples=3, length=5),
-    learned.order_test_set: dict(n_pairs=2, length=4),
-    learned.lookback_test_set: dict(n_pairs=2, length=5),
-    learned.unstack: dict(model=learned.init_model("rope", seed=[0, 1])),
-    learned.init_model: dict(scheme="rope"),
-    learned.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
-    learned.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
-    learned.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
-    learned.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
-    learned.adam_step: dict(params={"w": np.ones(2)}, grads={"w": np.ones(2)}, state={}),
-    learned.train: dict(model=MODEL, steps=2, batch_size=2),
+    tables.init_table: dict(n_rows=3, d_model=2),
+    tables.lookup: dict(table=np.ones((3, 2)), indices=[0, 2]),
+    tables.lookup_backward: dict(grad=np.ones((2, 2)), indices=[0, 2], n_rows=3),
+    tasks.order_task: dict(n_examples=3, length=4),
+    tasks.lookback_task: dict(n_examples=3, length=5),
+    tasks.order_test_set: dict(n_pairs=2, length=4),
+    tasks.lookback_test_set: dict(n_pairs=2, length=5),
+    model.unstack: dict(model=model.init_model("rope", seed=[0, 1])),
+    model.init_model: dict(scheme="rope"),
+    model.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    model.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    model.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
+    backward.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
+    training.adam_step: dict(params={"w": np.ones(2)}, grads={"w": np.ones(2)}, state={}),
+    training.train: dict(model=MODEL, steps=2, batch_size=2),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),

@@ -20,7 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import posenc
-from posenc import _checks, learned, plot
+from posenc import _checks, backward, model, plot, tables, tasks, training
 
 matplotlib.use("Agg")
 
@@ -165,7 +165,7 @@ def test_frequencies_never_increase_from_1_to_one_over_base(d_model, base, endpo
     (lambda: posenc.attention([[1.0]], [[1.0]], [["1"]]), "v"),
     (lambda: posenc.attention([[1.0]], [[1.0]], [[1.0]], bias=[[b"1"]]), "bias"),
     (lambda: plot.heatmap([["a", "b"]]), "table"),
-    (lambda: learned.lookup([["1"]], [0]), "table"),
+    (lambda: tables.lookup([["1"]], [0]), "table"),
 ])
 def test_strings_bools_and_none_are_not_numbers(call, name):
     # "must hold real numbers" is the wording of rope's own check on another branch
@@ -225,7 +225,7 @@ def test_attention_blames_what_was_given_for_a_row_of_minus_inf():
 def test_adam_step_checks_its_hyperparameters(kwargs, error, words):
     params = {"w": np.ones(2)}
     with pytest.raises(error, match=words):
-        learned.adam_step(params, {"w": np.ones(2)}, {}, **kwargs)
+        training.adam_step(params, {"w": np.ones(2)}, {}, **kwargs)
     assert params["w"].tolist() == [1.0, 1.0]  # refused before anything moved
 
 
@@ -236,7 +236,7 @@ def test_adam_step_checks_its_hyperparameters(kwargs, error, words):
 ])
 def test_train_checks_lr_and_task_before_training(kwargs, error, words):
     with pytest.raises(error, match=words):
-        learned.train(learned.init_model("none"), steps=1, **kwargs)
+        training.train(model.init_model("none"), steps=1, **kwargs)
 
 
 @pytest.mark.parametrize("draw", [
@@ -253,28 +253,28 @@ def test_plot_colorbar_must_be_a_bool(draw):
 
 
 def test_forward_and_accuracy_refuse_empty_sequences_and_batches():
-    model = learned.init_model("sinusoidal")
-    for call in (learned.forward, learned.attention_weights):
+    m = model.init_model("sinusoidal")
+    for call in (model.forward, model.attention_weights):
         with pytest.raises(ValueError, match=r"^tokens must hold at least one token per sequence, got shape \(2, 0\)"):
-            call(model, np.zeros((2, 0), dtype=int))
+            call(m, np.zeros((2, 0), dtype=int))
     with pytest.raises(ValueError, match=r"^tokens must hold at least one token per sequence"):
-        learned.loss_and_grads(model, np.zeros((2, 0), dtype=int), [0, 1])
+        backward.loss_and_grads(m, np.zeros((2, 0), dtype=int), [0, 1])
     with pytest.raises(ValueError, match=r"^tokens must hold at least one sequence, got shape \(0, 4\)"):
-        learned.accuracy(model, np.zeros((0, 4), dtype=int), np.zeros(0, dtype=int))
+        model.accuracy(m, np.zeros((0, 4), dtype=int), np.zeros(0, dtype=int))
     with pytest.raises(ValueError, match=r"^tokens must hold at least one sequence"):
-        learned.forward(model, np.zeros((0, 4), dtype=int))
+        model.forward(m, np.zeros((0, 4), dtype=int))
     with pytest.raises(TypeError, match=r"^model must be a dict from init_model or train, got str"):
-        learned.forward("sinusoidal", [[0, 1]])
+        model.forward("sinusoidal", [[0, 1]])
 
 
 def test_lookup_of_nothing_and_lookup_backward_of_a_scalar():
     table = np.arange(6.0).reshape(3, 2)
-    assert learned.lookup(table, []).shape == (0, 2)  # like t5_bucket([])
-    np.testing.assert_array_equal(learned.lookup_backward(np.zeros((0, 2)), [], 3), np.zeros((3, 2)))
+    assert tables.lookup(table, []).shape == (0, 2)  # like t5_bucket([])
+    np.testing.assert_array_equal(tables.lookup_backward(np.zeros((0, 2)), [], 3), np.zeros((3, 2)))
     with pytest.raises(ValueError, match=r"^grad must have shape indices.shape \+ \(d_model,\)"):
-        learned.lookup_backward(5.0, 0, 3)
+        tables.lookup_backward(5.0, 0, 3)
     with pytest.raises(TypeError, match="^indices must be integers"):
-        learned.lookup(table, [0.0, 1.0])
+        tables.lookup(table, [0.0, 1.0])
 
 
 @pytest.mark.parametrize("draw, name", [
@@ -364,7 +364,7 @@ def test_softmax_of_any_finite_logits_is_a_distribution(x):
 ])
 def test_adam_step_checks_what_it_updates(args, error, words):
     with pytest.raises(error, match=words):
-        learned.adam_step(*args)
+        training.adam_step(*args)
     assert args[2] in ({}, None)  # refused before the step count moved
 
 
@@ -387,12 +387,12 @@ def test_curves_needs_a_column_to_draw():
     (lambda: posenc.sinusoidal(2, 4, layout=np.ones((2, 3), dtype=bool)), ValueError,
      "^layout must be one of 'interleaved', 'halves'; got array"),
     (lambda: posenc.rope(np.ones((2, 4)), layout=["halves"]), ValueError, "^layout must be one of"),
-    (lambda: learned.init_model(np.array([])), ValueError, "^scheme must be one of"),
+    (lambda: model.init_model(np.array([])), ValueError, "^scheme must be one of"),
     (lambda: posenc.attention(np.eye(2), np.eye(2), np.eye(2), mask=[[True], [True, False]]), TypeError,
      r"^mask must be a boolean array \(True = may attend\), got \[\[True\], \[True, False\]\]"),
-    (lambda: learned.accuracy(learned.init_model("none"), [[0, 1], [1, 0]], [[1], [1, 0]]), ValueError,
+    (lambda: model.accuracy(model.init_model("none"), [[0, 1], [1, 0]], [[1], [1, 0]]), ValueError,
      r"^labels must be 2 integers \(one per sequence\), got \[\[1\], \[1, 0\]\]"),
-    (lambda: learned.lookback_task(3, 5, window=10**30), ValueError, r"^length must be an integer >= ~1e\+30, got 5$"),
+    (lambda: tasks.lookback_task(3, 5, window=10**30), ValueError, r"^length must be an integer >= ~1e\+30, got 5$"),
 ])
 def test_arrays_and_ragged_lists_where_a_choice_or_labels_belong(call, error, words):
     with pytest.raises(error, match=words):

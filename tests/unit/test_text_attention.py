@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import attention, build_vocab, causal_mask, encode, random_embeddings, softmax, tokenize
+from posenc.attention import _row_max, _softmax_scores
 
 
 # --- text ----------------------------------------------------------------
@@ -366,3 +367,41 @@ def test_softmax_bad_input(x, axis, error, words):
 def test_causal_mask_more_bad_input(n, error):
     with pytest.raises(error, match="n must be"):
         causal_mask(n)
+
+
+# --- the model's fast softmax -----------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_softmax_shifts_row_by_row_when_one_maximum_per_matrix_would_underflow(dtype):
+    # row 1 lies 300 below row 0: shifted by the matrix's maximum it would be all zeros
+    S = np.array([[[0.0, 2.0, -np.inf], [-300.0, -301.0, -np.inf], [1.0, 0.5, 3.0]]], dtype=dtype)
+    A = _softmax_scores(S.copy())
+    rowwise = np.exp(S - S.max(axis=-1, keepdims=True))
+    rowwise /= rowwise.sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(A, rowwise, rtol=1e-6)
+    assert A.dtype == dtype and np.all(A[..., 2][:, :2] == 0)  # masked keys stay exactly 0
+    S_mild = np.array([[[0.0, 2.0], [-5.0, -6.0]]], dtype=dtype)  # the fast path
+    expected = np.exp(S_mild - S_mild.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(_softmax_scores(S_mild), expected / expected.sum(-1, keepdims=True),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 16, 17, 40])
+def test_the_row_maxima_are_those_of_numpy(n):
+    # column by column for short rows, numpy's reduction for long ones: the same numbers
+    S = np.random.default_rng(n).normal(size=(2, 3, 5, n)).astype(np.float32)
+    S[0, 0, :, 0] = -np.inf  # a masked key
+    S[1, 2, 3, :] = -np.inf  # a row with every key masked
+    np.testing.assert_array_equal(_row_max(S), S.max(axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_fast_softmax_of_a_matrix_does_not_depend_on_the_other_matrices(dtype):
+    # matrix 2 has a row far below its largest score, so that row is shifted by
+    # its own maximum; the other matrices keep the fast path and their bits
+    S = np.random.default_rng(0).normal(size=(5, 3, 4)).astype(dtype)
+    S[2, 1] -= 800 if dtype == np.float64 else 100
+    together = _softmax_scores(S.copy())
+    for b in range(5):
+        np.testing.assert_array_equal(_softmax_scores(S[b:b + 1].copy())[0], together[b])
+    assert np.isfinite(together).all() and np.allclose(together.sum(-1), 1)

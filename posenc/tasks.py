@@ -1,0 +1,212 @@
+r"""The book's two small tasks, and their balanced test sets.
+
+Both tasks give sequences over a vocabulary of eight tokens
+(``ORDER_VOCAB``): two markers, ``A`` and ``B``, and six fillers. In
+both, every label has the same kind of bag of tokens, so a model without
+a position signal cannot beat chance:
+
+* the **order task** (:func:`order_task`, chapter 4): which of ``A`` and
+  ``B`` comes first? An absolute question about two positions.
+* the **look-back task** (:func:`lookback_task`, chapter 6): the sequence
+  ends in ``B``; is the one ``A`` at most ``window`` places behind it? A
+  relative question, asked from the last position, as a causal language
+  model asks it.
+
+The test sets (:func:`order_test_set`, :func:`lookback_test_set`) are made
+of pairs, a sequence and a copy with the opposite label and the same
+tokens: a model that sees only the bag of tokens scores exactly 0.5 on
+them, so any score above one half comes from positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+
+__all__ = ["ORDER_VOCAB", "order_task", "lookback_task", "order_test_set", "lookback_test_set"]
+
+ORDER_VOCAB = ("A", "B", "c", "d", "e", "f", "g", "h")
+"""Tokens of both tasks: the two markers ``A`` (id 0) and ``B`` (id 1), then six fillers."""
+
+
+def order_task(n_examples, length, *, seed=0):
+    """Sequences holding one ``A`` and one ``B`` among fillers; the label says which came first.
+
+    Every sequence has ``A`` (token 0) and ``B`` (token 1) at two distinct
+    random positions; the other positions hold filler tokens 2 to 7 drawn
+    uniformly (see ``ORDER_VOCAB``). The label is 0 if ``A`` comes
+    first and 1 if ``B`` does. Both labels have the same bag of tokens, so
+    only the order can tell them apart.
+
+    Parameters
+    ----------
+    n_examples : int
+        Number of sequences (the batch size).
+    length : int
+        Tokens per sequence, at least 2.
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(n_examples, length)``
+    labels : numpy.ndarray of int, shape ``(n_examples,)``
+
+    Examples
+    --------
+    >>> tokens, labels = order_task(2, 6, seed=0)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", "AB"[label], "first")
+    h f B d d A -> B first
+    c A d B f h -> A first
+    """
+    n_examples = _checks.positive_int("n_examples", n_examples)
+    length = _checks.integer("length", length, minimum=2)
+    rng = _checks.rng(seed)
+    tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
+    # two distinct random positions per row: the first two of a random permutation
+    where = np.argsort(rng.random((n_examples, length)), axis=1)[:, :2]
+    rows = np.arange(n_examples)
+    tokens[rows, where[:, 0]] = 0  # A
+    tokens[rows, where[:, 1]] = 1  # B
+    labels = (where[:, 1] < where[:, 0]).astype(np.int64)
+    return tokens, labels
+
+
+def lookback_task(n_examples, length, *, window=2, seed=0):
+    """Sequences that end in ``B`` and hold one ``A``; the label says whether ``A`` is close behind ``B``.
+
+    The last token is ``B`` (token 1); one ``A`` (token 0) sits ``d`` places
+    before it, at position ``length - 1 - d``; every other position holds a
+    filler token 2 to 7 drawn uniformly (see ``ORDER_VOCAB``).
+    The label is 1 ("near") if ``d <= window`` and 0 ("far") otherwise. Each
+    label has probability 1/2; given the label, ``d`` is uniform over
+    ``1, ..., window`` (near) or ``window + 1, ..., length - 1`` (far).
+
+    Both labels have the same kind of bag of tokens and the same last token:
+    only the distance from ``A`` to the end tells them apart, a relative
+    position. A model that reads its answer at the last position, as a
+    causal language model does, has to look back from ``B``.
+
+    Parameters
+    ----------
+    n_examples : int
+        Number of sequences (the batch size).
+    length : int
+        Tokens per sequence, at least ``window + 2`` (so that a far ``A``
+        has room).
+    window : int, default 2
+        The largest distance that counts as near (at least 1).
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(n_examples, length)``
+    labels : numpy.ndarray of int, shape ``(n_examples,)``
+
+    Examples
+    --------
+    >>> tokens, labels = lookback_task(4, 8, seed=3)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", ["far", "near"][label])
+    g c d d d A h B -> near
+    c c d e A e d B -> far
+    g g c c A e h B -> far
+    e e f f d g A B -> near
+    """
+    n_examples = _checks.positive_int("n_examples", n_examples)
+    window = _checks.positive_int("window", window)
+    length = _checks.integer("length", length, minimum=window + 2)
+    rng = _checks.rng(seed)
+    tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
+    labels = rng.integers(0, 2, size=n_examples)
+    near = rng.integers(1, window + 1, size=n_examples)
+    far = rng.integers(window + 1, length, size=n_examples)
+    d = np.where(labels == 1, near, far)
+    tokens[np.arange(n_examples), length - 1 - d] = 0  # A, d places before the end
+    tokens[:, -1] = 1  # B
+    return tokens, labels.astype(np.int64)
+
+
+def order_test_set(n_pairs, length, *, seed=0):
+    """A test set of the order task made of pairs: each sequence, and its copy with ``A`` and ``B`` swapped.
+
+    The two sequences of a pair hold the same tokens and have opposite
+    labels, and a model without any position signal gives both the same
+    answer (it sees only the bag of tokens): it is right on exactly one of
+    each pair, so its accuracy is exactly 0.5. Any score above 0.5 comes
+    from position information, any score below it from systematic errors.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
+        originals first, then their copies in the same order.
+    length : int
+        Tokens per sequence, at least 2.
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = order_test_set(1, 6, seed=0)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", "AB"[label], "first")
+    A f f d d B -> A first
+    B f f d d A -> B first
+    """
+    tokens, labels = order_task(n_pairs, length, seed=seed)
+    swapped = np.where(tokens < 2, 1 - tokens, tokens)  # A <-> B: the label flips
+    return np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
+
+
+def lookback_test_set(n_pairs, length, *, window=2, seed=0):
+    """A test set of the look-back task made of pairs: each sequence, and a copy with ``A`` moved across the window.
+
+    In the copy, ``A`` trades places with the filler at a distance of the
+    other label, drawn uniformly (``1, ..., window`` for *near*,
+    ``window + 1, ..., length - 1`` for *far*): the same tokens, the same
+    last token ``B``, the opposite label. A model without any position
+    signal, read at the last position, sees only the bag of tokens before
+    ``B`` and gives both the same answer, so its accuracy is exactly 0.5.
+    Within each label the distances stay uniform, as in
+    :func:`lookback_task`.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
+        originals first, then their copies in the same order.
+    length : int
+        Tokens per sequence, at least ``window + 2``.
+    window : int, default 2
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = lookback_test_set(2, 8, seed=3)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(" ".join(ORDER_VOCAB[t] for t in row), "->", ["far", "near"][label])
+    g c d d d g A B -> near
+    c c d e f e A B -> near
+    A c d d d g g B -> far
+    c c A e f e d B -> far
+    """
+    rng = _checks.rng(seed)
+    tokens, labels = lookback_task(n_pairs, length, window=window, seed=rng)
+    far = rng.integers(window + 1, length, size=n_pairs)
+    near = rng.integers(1, window + 1, size=n_pairs)
+    new = length - 1 - np.where(labels == 1, far, near)  # where A goes: the other label
+    old = (tokens == 0).argmax(axis=1)  # where A is
+    rows, moved = np.arange(n_pairs), tokens.copy()
+    moved[rows, old], moved[rows, new] = tokens[rows, new], 0
+    return np.concatenate([tokens, moved]), np.concatenate([labels, 1 - labels])

@@ -1,0 +1,524 @@
+"""Tests of posenc.model: the tiny model's forward pass, gradients, stacks and RoPE settings.
+
+The forward pass is compared with a slow reference written head by head with
+posenc.attention; the backward pass with central finite differences, for every
+entry of every parameter of every position scheme.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import alibi_bias, attention, causal_mask, rope, sinusoidal
+from posenc import frequencies as posenc_frequencies
+from posenc.backward import loss_and_grads
+from posenc.model import (
+    SCHEMES,
+    accuracy,
+    attention_weights,
+    forward,
+    init_model,
+    unstack,
+)
+from posenc.tasks import (
+    lookback_task,
+    lookback_test_set,
+    order_task,
+    order_test_set,
+)
+from posenc.training import train
+
+
+def reference_logits(model, tokens):
+    """The model written out head by head with posenc.attention: slow but independent."""
+    p, scheme, H = model["params"], model["scheme"], model["n_heads"]
+    tokens = np.asarray(tokens)
+    n, d = tokens.shape[1], p["E"].shape[1]
+    d_h = d // H
+    x = p["E"][tokens]
+    if scheme == "sinusoidal":
+        x = x + sinusoidal(n, d)
+    if scheme == "learned":
+        x = x + p["P"][np.arange(n)]
+    mask = causal_mask(n) if model["causal"] else None
+    heads = []
+    for h in range(H):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]
+        bias = None
+        if scheme == "rope":
+            q, k = rope(q), rope(k)
+        if scheme == "alibi":
+            bias = alibi_bias(H, n, causal=model["causal"])[h]
+        out, _ = attention(q, k, v, mask=mask, bias=bias)
+        heads.append(out)
+    outputs = np.concatenate(heads, axis=-1)  # (n, d)
+    pooled = outputs.mean(axis=1) if model["readout"] == "mean" else outputs[:, -1]
+    return pooled @ p["W_out"] + p["b_out"]
+
+
+def swap_markers(tokens):
+    return np.where(tokens < 2, 1 - tokens, tokens)
+
+
+def relative_error(a, b):
+    return np.linalg.norm(a - b) / max(np.linalg.norm(a) + np.linalg.norm(b), 1e-300)
+
+
+def numerical_grads(model, tokens, labels, eps=1e-6):
+    """Central differences, one entry at a time."""
+    grads = {}
+    for name, p in model["params"].items():
+        g = np.zeros_like(p)
+        for idx in np.ndindex(p.shape):
+            old = p[idx]
+            p[idx] = old + eps
+            plus = loss_and_grads(model, tokens, labels)[0]
+            p[idx] = old - eps
+            minus = loss_and_grads(model, tokens, labels)[0]
+            p[idx] = old
+            g[idx] = (plus - minus) / (2 * eps)
+        grads[name] = g
+    return grads
+
+
+def rope_reference_logits(model, tokens, inv_freq, factor):
+    """The model head by head, with the rotation written out from inv_freq and the factor."""
+    p, H = model["params"], model["n_heads"]
+    tokens = np.asarray(tokens)
+    n, d = tokens.shape[1], p["E"].shape[1]
+    d_h = d // H
+    x = p["E"][tokens]
+    angles = np.arange(n)[:, None] * np.asarray(inv_freq)[None, :]  # (n, d_h / 2)
+    cos, sin = np.cos(angles), np.sin(angles)
+
+    def rotate(y):
+        out = np.empty_like(y)
+        out[..., 0::2] = y[..., 0::2] * cos - y[..., 1::2] * sin
+        out[..., 1::2] = y[..., 0::2] * sin + y[..., 1::2] * cos
+        return factor * out
+
+    heads = []
+    for h in range(H):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]
+        mask = causal_mask(n) if model["causal"] else None
+        out, _ = attention(rotate(q), rotate(k), v, mask=mask)
+        heads.append(out)
+    outputs = np.concatenate(heads, axis=-1)
+    pooled = outputs.mean(axis=1) if model["readout"] == "mean" else outputs[:, -1]
+    return pooled @ p["W_out"] + p["b_out"]
+
+
+@pytest.mark.parametrize("readout", ["mean", "last"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_matches_reference(scheme, causal, readout):
+    model = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout,
+                       position_std=0.5, seed=1)
+    tokens, _ = order_task(6, 7, seed=2)
+    np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_read_at_the_last_position_the_causal_mask_changes_nothing(scheme):
+    # the last query may attend to every key anyway; the other outputs are not read
+    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3)
+    tokens, _ = lookback_task(5, 9, seed=4)
+    masked, unmasked = init_model(scheme, causal=True, **kwargs), init_model(scheme, **kwargs)
+    np.testing.assert_allclose(forward(masked, tokens), forward(unmasked, tokens), atol=1e-12)
+    assert not np.allclose(forward(init_model(scheme, causal=True, **dict(kwargs, readout="mean")), tokens),
+                           forward(init_model(scheme, **dict(kwargs, readout="mean")), tokens))
+
+
+def test_init_model_shapes_and_defaults():
+    model = init_model("learned", vocab_size=10, n_classes=3, d_model=12, n_heads=3, max_len=20)
+    shapes = {name: x.shape for name, x in model["params"].items()}
+    assert shapes == {"E": (10, 12), "P": (20, 12), "W_q": (12, 12), "W_k": (12, 12),
+                      "W_v": (12, 12), "W_out": (12, 3), "b_out": (3,)}
+    assert (model["scheme"], model["n_heads"], model["causal"], model["max_len"]) == ("learned", 3, False, 20)
+    assert model["readout"] == "mean" and init_model("none", readout="last")["readout"] == "last"
+    for scheme in ("none", "sinusoidal", "rope", "alibi"):
+        assert "P" not in init_model(scheme)["params"]  # only the learned scheme has a table
+    big = init_model("learned", max_len=4000, d_model=64, n_heads=1)["params"]["P"]
+    assert abs(big.std() - 0.02) < 0.001
+
+
+def test_init_model_is_reproducible():
+    a, b = init_model("learned", seed=5), init_model("learned", seed=5)
+    for name in a["params"]:
+        np.testing.assert_array_equal(a["params"][name], b["params"][name])
+    assert not np.array_equal(a["params"]["E"], init_model("learned", seed=6)["params"]["E"])
+
+
+def test_attention_weights_are_distributions_and_causal():
+    model = init_model("sinusoidal", causal=True)
+    A = attention_weights(model, order_task(3, 6)[0])
+    assert A.shape == (3, 4, 6, 6)
+    np.testing.assert_allclose(A.sum(axis=-1), 1.0)
+    assert np.all(A[..., np.triu_indices(6, k=1)[0], np.triu_indices(6, k=1)[1]] == 0)
+
+
+@given(seed=st.integers(0, 1000), length=st.integers(2, 12))
+@settings(max_examples=25, deadline=None)
+def test_without_positions_the_model_is_permutation_invariant(seed, length):
+    model = init_model("none", seed=seed)
+    tokens, _ = order_task(5, length, seed=seed)
+    perm = np.random.default_rng(seed).permutation(length)
+    np.testing.assert_allclose(forward(model, tokens[:, perm]), forward(model, tokens), atol=1e-12)
+    np.testing.assert_allclose(forward(model, swap_markers(tokens)), forward(model, tokens), atol=1e-12)
+
+
+@given(seed=st.integers(0, 1000), length=st.integers(4, 12))
+@settings(max_examples=25, deadline=None)
+def test_read_at_the_last_position_without_positions_only_the_bag_and_last_token_count(seed, length):
+    # permuting positions 0 .. n-2 permutes the keys of the last query: its output is unchanged
+    model = init_model("none", causal=True, readout="last", seed=seed)
+    tokens, _ = lookback_task(5, length, seed=seed)
+    perm = np.r_[np.random.default_rng(seed).permutation(length - 1), length - 1]
+    np.testing.assert_allclose(forward(model, tokens[:, perm]), forward(model, tokens), atol=1e-12)
+
+
+def test_symmetric_alibi_cannot_tell_a_sequence_from_its_reverse():
+    # -m|i - j| is unchanged when both positions are reflected, i -> n - 1 - i
+    model = init_model("alibi", seed=0)
+    tokens, _ = order_task(5, 9, seed=0)
+    np.testing.assert_allclose(forward(model, tokens[:, ::-1]), forward(model, tokens), atol=1e-12)
+
+
+@pytest.mark.parametrize("scheme", ["sinusoidal", "learned", "rope"])
+def test_position_schemes_see_order(scheme):
+    model = init_model(scheme, position_std=1.0, seed=0)
+    tokens, _ = order_task(5, 9, seed=0)
+    assert not np.allclose(forward(model, swap_markers(tokens)), forward(model, tokens))
+
+
+def test_accuracy_of_a_model_without_positions_on_mirrored_pairs_is_one_half():
+    tokens, labels = order_task(300, 10, seed=1)
+    both = np.concatenate([tokens, swap_markers(tokens)])
+    answers = np.concatenate([labels, 1 - labels])
+    assert accuracy(init_model("none", seed=3), both, answers) == 0.5
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: init_model("absolute"), ValueError, "scheme must be one of"),
+        (lambda: init_model("none", d_model=10, n_heads=4), ValueError, "n_heads must divide d_model"),
+        (lambda: init_model("rope", d_model=12, n_heads=4), ValueError, "head width"),
+        (lambda: init_model("none", n_classes=1), ValueError, "n_classes"),
+        (lambda: init_model("none", vocab_size=0), ValueError, "vocab_size"),
+        (lambda: init_model("none", max_len=2.5), TypeError, "max_len"),
+        (lambda: init_model("none", causal=1), TypeError, "causal"),
+        (lambda: init_model("none", readout="first"), ValueError, "readout must be one of"),
+        (lambda: init_model("none", token_std=-1.0), ValueError, "token_std"),
+        (lambda: init_model("learned", position_std=0), ValueError, "position_std"),
+    ],
+)
+def test_init_model_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize(
+    "tokens, error, words",
+    [
+        (np.zeros((2, 65), dtype=int), ValueError, "only 64 rows"),
+        (np.full((2, 5), 8), ValueError, r"tokens must lie in \[0, 8\)"),
+        (np.zeros((2, 5)), TypeError, "tokens must be integer"),
+        (np.zeros(5, dtype=int), ValueError, "tokens must have 2"),
+        (np.zeros((120, 65), dtype=int), ValueError, "only 64 rows"),  # more than one chunk
+        (np.zeros((120, 5)), TypeError, "tokens must be integer"),
+    ],
+)
+def test_forward_bad_input(tokens, error, words):
+    with pytest.raises(error, match=words):
+        forward(init_model("learned", max_len=64), tokens)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
+    # sequences do not interact: however the batch is cut, every row gets the same logits
+    model = init_model(scheme, causal=True, position_std=0.5, seed=1)
+    tokens = order_task(123, 9, seed=2)[0]
+    pieces = np.concatenate([forward(model, tokens[i:i + 7]) for i in range(0, 123, 7)])
+    whole = forward(model, tokens)
+    assert whole.shape == (123, 2)
+    np.testing.assert_allclose(whole, pieces, atol=1e-12)
+
+
+def test_only_the_learned_table_limits_the_length():
+    tokens = order_task(2, 100)[0]
+    for scheme in ("none", "sinusoidal", "rope", "alibi"):
+        assert forward(init_model(scheme), tokens).shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "labels, words",
+    [([0, 1], "labels must be 3 integers"), ([0, 1, 2], r"labels must lie in \[0, 2\)"),
+     ([0.0, 1.0, 0.0], "labels must be 3 integers"), ([0, -1, 0], "labels must lie")],
+)
+def test_bad_labels(labels, words):
+    model, tokens = init_model("none"), order_task(3, 5)[0]
+    with pytest.raises(ValueError, match=words):
+        loss_and_grads(model, tokens, labels)
+    with pytest.raises(ValueError, match=words):
+        accuracy(model, tokens, labels)
+
+
+@pytest.mark.parametrize("causal, readout", [(False, "mean"), (True, "mean"), (True, "last")])
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gradients_match_finite_differences(scheme, causal, readout):
+    model = init_model(scheme, vocab_size=8, n_classes=3, d_model=8, n_heads=2, max_len=8,
+                       causal=causal, readout=readout, position_std=0.5, seed=7)
+    tokens, _ = order_task(4, 6, seed=8)
+    labels = np.array([0, 2, 1, 2])  # three classes, so every column of W_out matters
+    loss, grads = loss_and_grads(model, tokens, labels)
+    assert grads.keys() == model["params"].keys()
+    numeric = numerical_grads(model, tokens, labels)
+    for name in model["params"]:
+        assert grads[name].shape == model["params"][name].shape
+        assert np.abs(numeric[name]).max() > 1e-6, f"{name}: the check would be vacuous"
+        err = relative_error(grads[name], numeric[name])
+        assert err < 1e-6, f"{scheme}, causal={causal}, {readout}: gradient of {name} off by {err:.1e}"
+
+
+def test_loss_by_hand_for_zero_logits():
+    model = init_model("none", n_classes=4)
+    model["params"]["W_out"][:] = 0.0  # all logits 0: loss = log(4)
+    loss, grads = loss_and_grads(model, *order_task(5, 6))
+    assert np.isclose(loss, np.log(4))
+    np.testing.assert_allclose(grads["E"], 0.0)  # nothing flows back through a zero readout
+
+
+def test_rows_past_the_sequence_get_no_gradient():
+    model = init_model("learned", max_len=10)
+    _, grads = loss_and_grads(model, *order_task(3, 6))
+    assert np.all(grads["P"][6:] == 0) and np.all(np.any(grads["P"][:6] != 0, axis=1))
+
+
+@pytest.mark.parametrize("module", ["tables", "tasks", "model", "training"])
+def test_public_names_are_exported(module):
+    import importlib
+
+    import posenc
+
+    module = importlib.import_module(f"posenc.{module}")
+    for name in module.__all__:
+        assert getattr(posenc, name) is getattr(module, name)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_stack_computes_what_each_model_computes_alone(scheme):
+    seeds = [3, 0, 7]
+    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5)
+    stack = init_model(scheme, seed=seeds, **kwargs)
+    assert stack["n_models"] == 3 and init_model(scheme, **kwargs)["n_models"] is None
+    tokens, labels = lookback_task(5, 9, seed=1)
+    per_model = lookback_task(5, 9, seed=2)[0], lookback_task(5, 9, seed=3)[0], tokens
+    logits = forward(stack, tokens)  # the same sequences for every model
+    own = forward(stack, np.stack(per_model))  # one batch per model
+    loss, grads = loss_and_grads(stack, tokens, labels)
+    assert logits.shape == (3, 5, 2) and loss.shape == (3,)
+    for m, seed in enumerate(seeds):
+        alone = init_model(scheme, seed=seed, **kwargs)
+        for name, x in alone["params"].items():
+            np.testing.assert_array_equal(stack["params"][name][m], x)
+        np.testing.assert_allclose(logits[m], forward(alone, tokens), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(own[m], forward(alone, per_model[m]), rtol=1e-12, atol=1e-12)
+        loss_alone, grads_alone = loss_and_grads(alone, tokens, labels)
+        assert np.isclose(loss[m], loss_alone, rtol=1e-12)
+        for name, g in grads_alone.items():
+            np.testing.assert_allclose(grads[name][m], g, rtol=1e-10, atol=1e-12)
+    assert accuracy(stack, tokens, labels).shape == (3,)
+    assert attention_weights(stack, tokens).shape == (3, 5, 2, 9, 9)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
+    kwargs = dict(causal=scheme != "learned", readout="last" if scheme == "alibi" else "mean",
+                  position_std=0.5, seed=[0, 1])
+    wide, narrow = init_model(scheme, **kwargs), init_model(scheme, dtype=np.float32, **kwargs)
+    for name, x in narrow["params"].items():
+        assert x.dtype == np.float32
+        np.testing.assert_array_equal(x, wide["params"][name].astype(np.float32))
+    tokens, labels = order_task(6, 11, seed=3)
+    np.testing.assert_allclose(forward(narrow, tokens), forward(wide, tokens), rtol=1e-5, atol=1e-5)
+    loss32, grads32 = loss_and_grads(narrow, tokens, labels)
+    loss64, grads64 = loss_and_grads(wide, tokens, labels)
+    np.testing.assert_allclose(loss32, loss64, rtol=1e-5)
+    for name in grads64:
+        assert grads32[name].dtype == np.float32
+        np.testing.assert_allclose(grads32[name], grads64[name], rtol=1e-3, atol=1e-5)
+    trained, history = train(narrow, steps=5, seed=[0, 1])
+    assert trained["params"]["W_q"].dtype == np.float32
+
+
+def test_rope_settings_default_to_the_usual_frequencies_and_factor_one():
+    model = init_model("rope", d_model=16, n_heads=2)
+    np.testing.assert_array_equal(model["inv_freq"], posenc_frequencies(8))
+    assert model["attention_factor"] == 1.0
+    for scheme in ("none", "sinusoidal", "learned", "alibi"):
+        assert "inv_freq" not in init_model(scheme)
+
+
+@pytest.mark.parametrize("readout", ["mean", "last"])
+def test_changed_rope_settings_rotate_by_the_new_frequencies_and_scale_the_scores(readout):
+    model = init_model("rope", d_model=12, n_heads=2, causal=True, readout=readout, seed=4)
+    tokens, _ = order_task(5, 10, seed=1)
+    inv_freq, factor = np.array([0.7, 0.05, 0.002]), 1.3
+    changed = dict(model, inv_freq=inv_freq, attention_factor=factor)
+    np.testing.assert_allclose(forward(changed, tokens),
+                               rope_reference_logits(model, tokens, inv_freq, factor), atol=1e-12)
+    # the default settings are the usual RoPE, written out
+    np.testing.assert_allclose(forward(model, tokens), rope_reference_logits(
+        model, tokens, model["inv_freq"], 1.0), atol=1e-12)
+    # zero frequencies: no rotation at all, the model without positions
+    still = dict(model, inv_freq=np.zeros(3))
+    plain = dict(model, scheme="none")
+    plain.pop("inv_freq"), plain.pop("attention_factor")
+    np.testing.assert_allclose(forward(still, tokens), forward(plain, tokens), atol=1e-12)
+
+
+def test_gradients_with_changed_rope_settings_match_finite_differences():
+    model = init_model("rope", d_model=8, n_heads=2, n_classes=3, causal=True, seed=7)
+    model = dict(model, inv_freq=np.array([0.9, 0.03]), attention_factor=1.4)
+    tokens, _ = order_task(4, 6, seed=8)
+    labels = np.array([0, 2, 1, 2])
+    _, grads = loss_and_grads(model, tokens, labels)
+    numeric = numerical_grads(model, tokens, labels)
+    for name in model["params"]:
+        assert relative_error(grads[name], numeric[name]) < 1e-6, name
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: init_model("none", dtype=np.int64), TypeError, "dtype"),
+        (lambda: init_model("none", seed=[]), ValueError, "at least one seed"),
+        (lambda: init_model("none", seed=[0, -1]), ValueError, r"seed\[1\]"),
+        (lambda: init_model("none", seed=[0, 1.5]), TypeError, r"seed\[1\]"),
+        (lambda: init_model("none", seed="01"), TypeError, "seed must be an integer"),
+        (lambda: train(init_model("none", seed=[0, 1]), steps=2), ValueError, "needs 2 seeds"),
+        (lambda: train(init_model("none", seed=[0, 1]), steps=2, seed=[0]), ValueError, "needs 2 seeds"),
+        (lambda: train(init_model("none"), steps=2, length_seed=-1), ValueError, "length_seed"),
+        (lambda: train(init_model("none"), steps=2, task="order"), TypeError, "task must be"),
+        (lambda: forward(init_model("none"), np.zeros((2, 3, 4), dtype=int)), ValueError,
+         r"tokens must have 2 dimensions"),
+        (lambda: forward(init_model("none", seed=[0, 1]), np.zeros((3, 3, 4), dtype=int)), ValueError,
+         r"or 3, \(2, batch, n\)"),
+        (lambda: forward(dict(init_model("rope"), inv_freq=[1.0, 0.1, 0.01]), [[0, 1]]), ValueError,
+         "inv_freq must hold one frequency per pair"),
+        (lambda: forward(dict(init_model("rope"), inv_freq=[1.0, np.nan]), [[0, 1]]), ValueError,
+         "inv_freq must contain only finite"),
+        (lambda: forward(dict(init_model("rope"), attention_factor=0.0), [[0, 1]]), ValueError,
+         "attention_factor must be positive"),
+        (lambda: forward(dict(init_model("rope"), attention_factor="1"), [[0, 1]]), TypeError,
+         "attention_factor"),
+        (lambda: forward({"params": {}}, [[0, 1]]), TypeError, "model must be a dict"),
+        (lambda: accuracy(init_model("none", seed=[0, 1]), [[0, 1]], [[0], [1], [0]]), ValueError,
+         "labels must be 1 integers"),
+    ],
+)
+def test_stack_and_settings_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@pytest.mark.parametrize("make, options", [
+    (order_test_set, {}),
+    (lookback_test_set, {"causal": True, "readout": "last"}),
+])
+def test_a_model_without_positions_scores_exactly_one_half_on_the_test_sets(make, options):
+    tokens, labels = make(150, 20, seed=4)
+    stack = init_model("none", seed=[0, 1, 2], **options)
+    np.testing.assert_array_equal(accuracy(stack, tokens, labels), [0.5, 0.5, 0.5])
+
+
+def test_unstack_gives_the_models_of_a_stack():
+    stack = init_model("rope", seed=[2, 9])
+    models = unstack(stack)
+    tokens = order_task(3, 7, seed=1)[0]
+    for m, seed in enumerate([2, 9]):
+        np.testing.assert_array_equal(forward(models[m], tokens), forward(init_model("rope", seed=seed), tokens))
+        assert models[m]["n_models"] is None and "inv_freq" in models[m]
+    single = init_model("none")
+    assert unstack(single) == [single]
+    with pytest.raises(TypeError, match="model must be a dict"):
+        unstack([1, 2])
+
+
+# --- the table of schemes is the extension point ----------------------------------
+
+
+def test_a_new_scheme_is_one_entry_in_the_table(monkeypatch):
+    from posenc.schemes import SCHEMES as table
+    from posenc.schemes import Scheme
+
+    def ramp(model, n, dtype):  # position i adds i / n to every coordinate
+        d = model["params"]["E"].shape[-1]
+        return np.repeat(np.arange(n)[:, None] / n, d, axis=1).astype(dtype)
+
+    monkeypatch.setitem(table, "ramp", Scheme("a ramp added to the input", added=ramp))
+    tokens, labels = order_task(5, 6, seed=1)
+    new = init_model("ramp", seed=3)
+    none = init_model("none", seed=3)
+    assert set(new["params"]) == set(none["params"])  # no table, no settings
+    assert not np.allclose(forward(new, tokens), forward(none, tokens))
+    # a ramp on the input is the sinusoidal scheme's path with other vectors
+    new["params"]["E"] = none["params"]["E"] - 0.0
+    trained, _ = train(new, steps=3)
+    assert trained["scheme"] == "ramp"
+    loss, grads = loss_and_grads(new, tokens, labels)
+    assert set(grads) == set(new["params"])
+
+
+# --- issue 28: what the model and its training refuse ------------------------------
+
+
+def test_float16_models_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match=r"^dtype must be np.float32 or np.float64, got float16: .*underflow"):
+        init_model("rope", dtype=np.float16)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda m: dict(m, attention_factor=1e200), "attention_factor = 1e\\+200"),
+    (lambda m: dict(m, inv_freq=np.full(2, 1e307)), "inv_freq"),
+    (lambda m: dict(m, params=dict(m["params"], E=m["params"]["E"] * 1e200)), r"params\['E'\]"),
+])
+def test_settings_that_overflow_are_refused_by_name_without_a_warning(change, words):
+    model = change(init_model("rope", seed=0))
+    tokens, labels = order_task(4, 30, seed=0)
+    for call in (lambda: forward(model, tokens), lambda: attention_weights(model, tokens),
+                 lambda: loss_and_grads(model, tokens, labels), lambda: accuracy(model, tokens, labels)):
+        with pytest.raises(ValueError, match=rf"^the model's numbers overflow its dtype.*{words}"):
+            call()
+
+
+def test_parameters_that_are_not_finite_are_refused_by_name():
+    model = init_model("learned", seed=0)
+    model["params"]["P"][3, 1] = np.nan
+    with pytest.raises(ValueError, match=r"^model\['params'\]\['P'\] must hold only finite numbers"):
+        forward(model, [[0, 1, 2]])
+
+
+def test_a_stack_of_a_million_models_is_refused_at_once():
+    with pytest.raises(ValueError, match="^seed must hold at most 4096 seeds"):
+        init_model("none", seed=range(10**6))
+    with pytest.raises(ValueError, match="1 GiB"):
+        init_model("learned", max_len=10**9)
+
+
+def test_a_stack_with_underflowing_rows_computes_exactly_what_each_model_computes_alone():
+    # model 0's scores are so large that some of its rows lie far below the
+    # largest score of their matrix, where the softmax shifts row by row;
+    # models 1 and 2 keep the fast path, in the stack as alone
+    stack = init_model("none", seed=[0, 1, 2])
+    stack["params"]["E"][0] *= 60
+    tokens = np.random.default_rng(6).integers(0, 8, size=(40, 12))
+    logits = forward(stack, tokens)
+    for m, alone in enumerate(unstack(stack)):
+        np.testing.assert_array_equal(forward(alone, tokens), logits[m])

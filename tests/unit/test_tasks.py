@@ -1,0 +1,142 @@
+"""Tests of posenc.tasks: the order and look-back tasks and their test sets of pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc.tasks import (
+    ORDER_VOCAB,
+    lookback_task,
+    lookback_test_set,
+    order_task,
+    order_test_set,
+)
+
+
+@given(n=st.integers(1, 20), length=st.integers(2, 30), seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_order_task_has_one_A_one_B_and_the_right_label(n, length, seed):
+    tokens, labels = order_task(n, length, seed=seed)
+    assert tokens.shape == (n, length) and labels.shape == (n,)
+    assert np.all((tokens == 0).sum(axis=1) == 1) and np.all((tokens == 1).sum(axis=1) == 1)
+    assert tokens.min() >= 0 and tokens.max() < len(ORDER_VOCAB)
+    where_a, where_b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (where_b < where_a).astype(int))
+
+
+def test_order_task_is_balanced_and_reproducible():
+    tokens, labels = order_task(4000, 10, seed=3)
+    assert abs(labels.mean() - 0.5) < 0.03
+    first = (tokens == 0).argmax(axis=1)
+    assert np.bincount(first, minlength=10).min() > 300  # every position is used
+    again = order_task(4000, 10, seed=3)
+    np.testing.assert_array_equal(tokens, again[0])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: order_task(0, 5), ValueError, "n_examples"),
+        (lambda: order_task(3, 1), ValueError, "length must be an integer >= 2"),
+        (lambda: order_task(3, 5.0), TypeError, "length"),
+        (lambda: order_task(3, 5, seed=1.5), TypeError, "seed"),
+    ],
+)
+def test_order_task_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@given(n=st.integers(1, 20), window=st.integers(1, 5), extra=st.integers(0, 30),
+       seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_lookback_task_ends_in_B_has_one_A_and_the_right_label(n, window, extra, seed):
+    length = window + 2 + extra
+    tokens, labels = lookback_task(n, length, window=window, seed=seed)
+    assert tokens.shape == (n, length) and labels.shape == (n,)
+    assert np.all(tokens[:, -1] == 1) and np.all((tokens == 1).sum(axis=1) == 1)
+    assert np.all((tokens == 0).sum(axis=1) == 1)
+    assert tokens.min() >= 0 and tokens.max() < len(ORDER_VOCAB)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)  # places from A to B
+    assert np.all(distance >= 1)
+    np.testing.assert_array_equal(labels, (distance <= window).astype(int))
+
+
+def test_lookback_task_by_hand():
+    # "A is among the 2 tokens before B": read the labels off the printed sequences
+    tokens, labels = lookback_task(4, 8, seed=3)
+    text = ["".join(ORDER_VOCAB[t] for t in row) for row in tokens]
+    assert text == ["gcdddAhB", "ccdeAedB", "ggccAehB", "eeffdgAB"]
+    np.testing.assert_array_equal(labels, [1, 0, 0, 1])  # A 2, 3, 3 and 1 places before B
+
+
+def test_lookback_task_is_balanced_uniform_within_each_label_and_reproducible():
+    length, window = 12, 3
+    tokens, labels = lookback_task(6000, length, window=window, seed=4)
+    assert abs(labels.mean() - 0.5) < 0.03
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    near = np.bincount(distance[labels == 1], minlength=length)
+    far = np.bincount(distance[labels == 0], minlength=length)
+    assert np.all(near[1:window + 1] > 0.8 * (labels == 1).sum() / window)  # 1..3, about 1000 each
+    assert np.all(far[window + 1:] > 0.8 * (labels == 0).sum() / (length - 1 - window))
+    again = lookback_task(6000, length, window=window, seed=4)
+    np.testing.assert_array_equal(tokens, again[0])
+    np.testing.assert_array_equal(labels, again[1])
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: lookback_task(0, 5), ValueError, "n_examples"),
+        (lambda: lookback_task(3, 3), ValueError, "length must be an integer >= 4"),
+        (lambda: lookback_task(3, 5, window=4), ValueError, "length must be an integer >= 6"),
+        (lambda: lookback_task(3, 6.0), TypeError, "length"),
+        (lambda: lookback_task(3, 6, window=0), ValueError, "window"),
+        (lambda: lookback_task(3, 6, window=1.5), TypeError, "window"),
+        (lambda: lookback_task(3, 6, seed=-1), ValueError, "seed"),
+    ],
+)
+def test_lookback_task_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+@given(pairs=st.integers(1, 15), length=st.integers(2, 30), seed=st.integers(0, 2**32))
+@settings(max_examples=30, deadline=None)
+def test_order_test_set_pairs_the_same_tokens_with_opposite_labels(pairs, length, seed):
+    tokens, labels = order_test_set(pairs, length, seed=seed)
+    assert tokens.shape == (2 * pairs, length) and labels.shape == (2 * pairs,)
+    first, second = tokens[:pairs], tokens[pairs:]
+    np.testing.assert_array_equal(np.sort(first, axis=1), np.sort(second, axis=1))
+    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
+    np.testing.assert_array_equal(first, order_task(pairs, length, seed=seed)[0])
+    where_a, where_b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (where_b < where_a).astype(int))
+
+
+@given(pairs=st.integers(1, 15), window=st.integers(1, 4), extra=st.integers(0, 20),
+       seed=st.integers(0, 2**32))
+@settings(max_examples=30, deadline=None)
+def test_lookback_test_set_moves_A_across_the_window(pairs, window, extra, seed):
+    length = window + 2 + extra
+    tokens, labels = lookback_test_set(pairs, length, window=window, seed=seed)
+    assert tokens.shape == (2 * pairs, length)
+    assert np.all(tokens[:, -1] == 1) and np.all((tokens == 0).sum(axis=1) == 1)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    np.testing.assert_array_equal(labels, (distance <= window).astype(int))
+    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
+    np.testing.assert_array_equal(np.sort(tokens[:pairs], axis=1), np.sort(tokens[pairs:], axis=1))
+
+
+def test_lookback_test_set_keeps_the_distances_uniform_within_each_label():
+    length, window = 12, 2
+    tokens, labels = lookback_test_set(6000, length, window=window, seed=5)
+    distance = length - 1 - (tokens == 0).argmax(axis=1)
+    for half in (slice(0, 6000), slice(6000, None)):  # the originals, and the moved copies
+        d, y = distance[half], labels[half]
+        far = np.bincount(d[y == 0], minlength=length)[window + 1:]
+        near = np.bincount(d[y == 1], minlength=length)[1:window + 1]
+        assert far.min() > 0.85 * far.mean() and near.min() > 0.9 * near.mean()

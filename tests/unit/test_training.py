@@ -1,0 +1,236 @@
+"""Tests of posenc.training: Adam and the training loop, alone and in stacks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from posenc import rope, sinusoidal
+from posenc.backward import loss_and_grads
+from posenc.model import (
+    accuracy,
+    forward,
+    init_model,
+)
+from posenc.tasks import (
+    lookback_task,
+    order_task,
+)
+from posenc.training import adam_step, train
+
+
+def test_adam_first_steps_by_hand():
+    params, state = {"w": np.array([1.0, -1.0, 3.0])}, {}
+    g1 = np.array([0.5, -2.0, 0.0])
+    adam_step(params, {"w": g1}, state, lr=0.1)
+    # first step: m_hat = g, v_hat = g^2, so each entry moves by lr * sign(g) (0 stays)
+    np.testing.assert_allclose(params["w"], [0.9, -0.9, 3.0], atol=1e-9)
+    g2 = np.array([1.0, 0.0, 0.0])
+    adam_step(params, {"w": g2}, state, lr=0.1)
+    m = 0.9 * (0.1 * g1) + 0.1 * g2
+    v = 0.999 * (0.001 * g1**2) + 0.001 * g2**2
+    step = 0.1 * (m / (1 - 0.9**2)) / (np.sqrt(v / (1 - 0.999**2)) + 1e-8)
+    np.testing.assert_allclose(params["w"], np.array([0.9, -0.9, 3.0]) - step)
+    assert params["w"][2] == 3.0 and state["t"] == 2
+
+
+def test_training_reduces_the_loss_and_learns_the_task():
+    model = init_model("learned", seed=0)
+    trained, history = train(model, steps=150, seed=0)
+    assert history["loss"][-20:].mean() < 0.5 * history["loss"][:20].mean()
+    tokens, labels = order_task(400, 8, seed=99)
+    assert accuracy(trained, tokens, labels) > 0.9
+    assert set(history) == {"loss", "accuracy", "length"}
+    assert history["length"].min() >= 4 and history["length"].max() <= 16
+
+
+def test_train_leaves_the_input_model_unchanged_and_unused_rows_at_initialisation():
+    model = init_model("learned", seed=1)
+    before = {name: x.copy() for name, x in model["params"].items()}
+    trained, history = train(model, steps=30, lengths=(3, 6), seed=1)
+    for name in before:
+        np.testing.assert_array_equal(model["params"][name], before[name])
+    P, P0 = trained["params"]["P"], before["P"]
+    np.testing.assert_array_equal(P[6:], P0[6:])  # never reached: bitwise unchanged
+    assert np.all(np.any(P[:3] != P0[:3], axis=1))  # every batch reaches rows 0..2
+
+
+def test_training_is_reproducible():
+    a = train(init_model("sinusoidal", seed=2), steps=20, seed=3)
+    b = train(init_model("sinusoidal", seed=2), steps=20, seed=3)
+    np.testing.assert_array_equal(a[1]["loss"], b[1]["loss"])
+    np.testing.assert_array_equal(a[0]["params"]["W_q"], b[0]["params"]["W_q"])
+
+
+def test_both_readouts_agree_on_a_single_token_and_differ_on_longer_sequences():
+    mean, last = (init_model("rope", readout=r, seed=2) for r in ("mean", "last"))
+    tokens = order_task(4, 5, seed=1)[0]
+    np.testing.assert_array_equal(forward(mean, tokens[:, :1]), forward(last, tokens[:, :1]))
+    assert not np.allclose(forward(mean, tokens), forward(last, tokens))
+
+
+def test_lookback_is_learned_by_alibi_read_at_the_last_position():
+    model = init_model("alibi", causal=True, readout="last", seed=0)
+    trained, _ = train(model, steps=150, lengths=(4, 16), task=lookback_task, seed=0)
+    assert accuracy(trained, *lookback_task(400, 12, seed=5)) > 0.9
+
+
+def test_train_accepts_another_task():
+    def majority_task(n_examples, length, *, seed=0):
+        """Label 1 if A (token 0) occurs more often than B (token 1): no order needed."""
+        rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
+        tokens = rng.integers(0, 2, size=(n_examples, length))
+        return tokens, ((tokens == 0).sum(axis=1) > (tokens == 1).sum(axis=1)).astype(int)
+
+    trained, history = train(init_model("none", vocab_size=2), steps=300, lengths=(3, 9),
+                             task=majority_task, seed=0)
+    assert accuracy(trained, *majority_task(500, 9, seed=1)) > 0.9  # a bag task: no positions needed
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"steps": 0}, ValueError, "steps"),
+        ({"batch_size": 1.5}, TypeError, "batch_size"),
+        ({"lengths": 16}, TypeError, "lengths must be a pair"),
+        ({"lengths": (8, 4)}, ValueError, r"lengths\[1\] must be an integer >= 8"),
+        ({"lengths": (0, 4)}, ValueError, r"lengths\[0\]"),
+        ({"lengths": (4, 65)}, ValueError, "longer than the position table"),
+        ({"lr": 0.0}, ValueError, "lr"),
+        ({"seed": -3}, ValueError, "seed"),
+    ],
+)
+def test_train_bad_input(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        train(init_model("learned", max_len=64), **kwargs)
+
+
+@pytest.mark.parametrize("scheme", ["learned", "rope"])
+def test_training_a_stack_equals_training_each_model_alone(scheme):
+    seeds = [1, 4]
+    options = dict(steps=25, lengths=(4, 9), task=lookback_task)
+    kwargs = dict(causal=True, readout="last")
+    stack, history = train(init_model(scheme, seed=seeds, **kwargs), seed=seeds, **options)
+    assert history["loss"].shape == (2, 25) and history["length"].shape == (25,)
+    for m, seed in enumerate(seeds):
+        alone, alone_history = train(init_model(scheme, seed=seed, **kwargs), seed=seed, **options)
+        np.testing.assert_allclose(history["loss"][m], alone_history["loss"], rtol=1e-10)
+        np.testing.assert_array_equal(history["length"], alone_history["length"])
+        for name, x in alone["params"].items():
+            np.testing.assert_allclose(stack["params"][name][m], x, rtol=1e-9, atol=1e-12)
+
+
+def test_every_model_of_a_stack_sees_the_same_lengths_and_its_own_sequences():
+    seen = []
+
+    def recording_task(n_examples, length, *, seed):
+        tokens, labels = order_task(n_examples, length, seed=seed)
+        seen.append(tokens)
+        return tokens, labels
+
+    train(init_model("none", seed=[0, 1]), steps=3, task=recording_task, seed=[5, 5])
+    assert [t.shape for t in seen[0::2]] == [t.shape for t in seen[1::2]]
+    np.testing.assert_array_equal(seen[0], seen[1])  # the same seed, the same data
+    seen.clear()
+    train(init_model("none", seed=[0, 1]), steps=3, task=recording_task, seed=[5, 6])
+    assert not np.array_equal(seen[0], seen[1])
+    a = train(init_model("none"), steps=5, length_seed=1)[1]["length"]
+    b = train(init_model("none"), steps=5, length_seed=2)[1]["length"]
+    assert not np.array_equal(a, b)
+
+
+def test_a_short_fine_tune_with_new_rope_settings_trains_the_changed_model():
+    model = init_model("rope", causal=True, readout="last", seed=0)
+    changed = dict(model, inv_freq=model["inv_freq"] / 4, attention_factor=1.2)
+    tuned, history = train(changed, steps=5, lengths=(20, 40), task=lookback_task)
+    np.testing.assert_array_equal(tuned["inv_freq"], model["inv_freq"] / 4)
+    assert tuned["attention_factor"] == 1.2
+    assert np.all((20 <= history["length"]) & (history["length"] <= 40))
+    assert not np.array_equal(tuned["params"]["W_q"], model["params"]["W_q"])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_train_updates_the_parameters_exactly_as_adam_step_does(dtype):
+    # train() updates all parameters as one flat array: entry by entry, the same numbers
+    model = init_model("learned", seed=[3, 5], dtype=dtype)
+    trained, history = train(model, steps=30, lengths=(4, 9), seed=[3, 5])
+    params = {name: x.copy() for name, x in model["params"].items()}
+    rngs, lengths, state = [np.random.default_rng(s) for s in (3, 5)], np.random.default_rng(0), {}
+    for step in range(30):
+        n = int(lengths.integers(4, 10))
+        tokens, labels = zip(*(order_task(32, n, seed=rng) for rng in rngs))
+        _, grads = loss_and_grads(dict(model, params=params), np.stack(tokens), np.stack(labels))
+        adam_step(params, grads, state, lr=0.02 * (1 - step / 30))
+    for name, x in params.items():
+        np.testing.assert_array_equal(trained["params"][name], x)
+        assert trained["params"][name].dtype == dtype
+
+
+def test_train_keeps_the_dtype_of_each_parameter_of_a_model_put_together_by_hand():
+    model = init_model("learned", dtype=np.float32)
+    mixed = dict(model, params=dict(model["params"], P=model["params"]["P"].astype(np.float64)))
+    trained, _ = train(mixed, steps=3)
+    assert trained["params"]["P"].dtype == np.float64 and trained["params"]["E"].dtype == np.float32
+    assert mixed["params"]["P"].dtype == np.float64  # the input is not changed
+
+
+# --- issue 28: Adam and training refuse what would break them -------------------------
+
+
+def test_adam_keeps_float16_parameters_sane():
+    # in float16 g^2 = 1e-8 underflows to 0 and eps to 0: a step of lr * g / 0
+    params, state = {"w": np.ones(3, dtype=np.float16)}, {}
+    adam_step(params, {"w": np.full(3, 1e-4, dtype=np.float16)}, state, lr=0.01)
+    assert params["w"].dtype == np.float16
+    np.testing.assert_allclose(params["w"], 0.99, atol=1e-3)
+    assert state["m_w"].dtype == np.float32 and state["v_w"].dtype == np.float32
+
+
+def test_adam_takes_integer_gradients_as_numbers():
+    params, state = {"w": np.array([1.0, 2.0])}, {}
+    adam_step(params, {"w": np.array([1, 0])}, state, lr=0.1)
+    adam_step(params, {"w": np.array([1, 0])}, state, lr=0.1)  # a second step works too
+    np.testing.assert_allclose(params["w"], [0.8, 2.0])
+    assert state["m_w"].dtype == np.float64 and state["t"] == 2
+
+
+@pytest.mark.parametrize("grads, state, words", [
+    ({"w": np.array([np.nan, 0.0])}, {}, r"^grads\['w'\] must contain only finite numbers"),
+    ({"w": np.array([1.0, 0.0])}, {"t": 1, "m_w": np.zeros(3), "v_w": np.zeros(3)},
+     r"^state\['m_w'\] is not Adam's moment of params\['w'\]"),
+    ({"w": np.array([1.0, 0.0])}, {"t": -1}, r"^state\['t'\] must be the number of steps"),
+])
+def test_adam_checks_everything_before_it_changes_anything(grads, state, words):
+    params = {"w": np.array([1.0, 2.0])}
+    before = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in state.items()}
+    with pytest.raises(ValueError, match=words):
+        adam_step(params, grads, state)
+    np.testing.assert_array_equal(params["w"], [1.0, 2.0])
+    assert state.keys() == before.keys()
+    assert all(np.array_equal(state[k], before[k]) for k in state)
+
+
+def _task_returning(tokens, labels):
+    def task(n_examples, length, seed):
+        return np.asarray(tokens), np.asarray(labels)
+    return task
+
+
+@pytest.mark.parametrize("tokens, labels, error, words", [
+    ([[-1, 0, 1, 2]] * 2, [0, 1], ValueError, r"^tokens must lie in \[0, 8\)"),
+    ([[9, 0, 1, 2]] * 2, [0, 1], ValueError, r"^tokens must lie in \[0, 8\)"),
+    ([[0, 1, 2, 3]] * 3, [0, 1, 1], ValueError, r"must return tokens of shape \(2, 4\)"),
+    ([[0, 1, 2, 3]] * 2, [0, 2], ValueError, r"^labels must lie in \[0, 2\)"),
+    ([[0.0, 1, 2, 3]] * 2, [0, 1], TypeError, "^tokens must be integer token ids"),
+])
+def test_train_checks_what_a_custom_task_returns(tokens, labels, error, words):
+    model = init_model("learned", max_len=8)
+    with pytest.raises(error, match=words):
+        train(model, steps=1, batch_size=2, lengths=(4, 4), task=_task_returning(tokens, labels))
+
+
+def test_train_refuses_a_custom_task_longer_than_the_learned_table():
+    model = init_model("learned", max_len=4)
+    long = _task_returning([[0, 1, 2, 3, 4, 5]] * 2, [0, 1])
+    with pytest.raises(ValueError, match="must return tokens of shape"):
+        train(model, steps=1, batch_size=2, lengths=(4, 4), task=long)
