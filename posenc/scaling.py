@@ -180,12 +180,13 @@ def rope_frequencies(head_dim, *, base=None, scaling=None, seq_len=None):
     (its docstring says where the float32 error comes from). ``ntk`` is not
     a type of Transformers: it is the fixed NTK-aware base of bloc97's post,
     as in the YaRN repository's ``LlamaNTKScaledRotaryEmbedding``. A setting
-    whose frequencies would overflow or underflow float64 (a factor of
-    1e200, say) is refused by name.
+    whose base or frequencies would overflow or underflow float64 is
+    refused by name, as is a ``beta`` too extreme to place on the ladder.
 
-    DeepSeek's attention multiplies its softmax scale by
-    :math:`g(s, \text{mscale\_all\_dim})^2` on top of the factor returned
-    here, so that its logits grow by :math:`g(s, \text{mscale})^2` in all.
+    DeepSeek's attention (Transformers' ``DeepseekV3Attention``) multiplies
+    its softmax scale by :math:`g(s, \text{mscale\_all\_dim})^2` on top of
+    the factor returned here, so that its logits grow by
+    :math:`g(s, \text{mscale})^2` in all.
 
     Examples
     --------
