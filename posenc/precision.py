@@ -42,6 +42,8 @@ and say which operations are rounded.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 
 import numpy as np
 
@@ -73,12 +75,6 @@ class FloatFormat:
         Bits of the stored fraction, 1 to 52 (float64 must hold every number
         of the format exactly).
 
-    Raises
-    ------
-    TypeError
-        If ``name`` is not a string, or a bit count is not an integer.
-    ValueError
-        If a bit count is outside its range.
 
     Examples
     --------
@@ -162,10 +158,6 @@ def float_format(fmt, *, name="fmt"):
     -------
     FloatFormat
 
-    Raises
-    ------
-    ValueError
-        If ``fmt`` names no format of ``posenc.FORMATS``.
 
     Examples
     --------
@@ -219,21 +211,17 @@ def round_to(x, fmt):
         The rounded values, held in float64 (which holds every number of
         the four formats exactly).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an array of real numbers.
-    ValueError
-        If ``fmt`` is not one of the formats.
 
     Notes
     -----
     For ``"float16"`` and ``"float32"`` this gives the same bits as NumPy's
     ``x.astype(np.float16)``; for ``"bfloat16"`` the same as the
-    ``ml_dtypes`` package for every float32 input. For float64 input
-    ``ml_dtypes`` (like PyTorch) rounds to float32 first, which can differ by
-    one bfloat16 step when the value lies within :math:`2^{-24}` (relative)
-    of a tie; this function rounds once.
+    ``ml_dtypes`` package for every float32 input. Every input is rounded
+    once, to the nearest: float64 input directly (some libraries, PyTorch
+    among them, round float64 to bfloat16 through float32, which can differ
+    by one bfloat16 step when the value lies within :math:`2^{-24}`
+    (relative) of a tie), and integers exactly, however large (an integer
+    array, or Python ints), as NumPy rounds ``int64`` to ``float32``.
 
     Examples
     --------
@@ -246,14 +234,47 @@ def round_to(x, fmt):
     >>> round_to([57344, 61439, 61440], FloatFormat("E5M2", 5, 2))  # 8 bits
     array([57344., 57344.,    inf])
     """
-    x = _checks.array("x", x, finite=False)
+    value = x
+    with np.errstate(invalid="ignore"):  # a signalling NaN becomes a quiet one, silently
+        x = _checks.array("x", x, finite=False)
     f = float_format(fmt)
     with np.errstate(invalid="ignore", over="ignore"):
         _, e = np.frexp(x)  # x = m * 2**e with 0.5 <= |m| < 1: the leading bit is 2**(e-1)
         q = np.ldexp(1.0, np.maximum(e - 1, f.emin) - f.fraction_bits)
         y = np.rint(x / q) * q  # the nearest multiple of the spacing; ties to even
         y = np.where(np.abs(y) > f.max, np.copysign(np.inf, x), y)
-    return np.where(np.isfinite(x), y, x)
+    y = np.where(np.isfinite(x), y, x)
+    # integers beyond 2**53 were rounded once already, to float64: round them again from the
+    # exact integer
+    for index, n in _large_integers(value):
+        y.flat[index] = _round_integer(n, f)
+    return y
+
+
+def _large_integers(value):
+    """(flat index, int) of the integers of ``value`` that float64 cannot hold exactly."""
+    # not np.asarray(value): a list of Python ints beyond int64 would become float64
+    arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=object)
+    if arr.dtype.kind in "iu":
+        flat = arr.reshape(-1)
+        return [(i, int(flat[i])) for i in np.flatnonzero((flat > 2**53) | (flat < -(2**53)))]
+    if arr.dtype.kind == "O":
+        return [(i, int(v)) for i, v in enumerate(arr.flat)
+                if isinstance(v, numbers.Integral) and abs(int(v)) > 2**53]
+    return []
+
+
+def _round_integer(n, f):
+    """The integer ``n`` rounded to format ``f``, ties to even, in exact integer arithmetic."""
+    magnitude = abs(n)
+    shift = magnitude.bit_length() - f.precision  # the spacing q is 2**shift
+    if shift > 0:
+        k, rest = divmod(magnitude, 1 << shift)
+        half = 1 << (shift - 1)
+        if rest > half or (rest == half and k % 2 == 1):
+            k += 1
+        magnitude = k << shift
+    return math.copysign(math.inf if magnitude > f.max else float(magnitude), n)
 
 
 def float_bits(x, fmt):
@@ -274,12 +295,6 @@ def float_bits(x, fmt):
         ``"s eeeeeeee fffffff"``: the sign bit, the exponent field (biased
         by :math:`E_{max}`) and the fraction field, separated by spaces.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not a real number.
-    ValueError
-        If ``fmt`` is not one of the formats.
 
     Examples
     --------
@@ -347,16 +362,9 @@ def rope_angles(positions, head_dim, *, base=10000.0, compute="float64",
     numpy.ndarray of shape (n, head_dim // 2), float64
         ``angles[j, i]`` for position ``positions[j]`` and pair ``i``. A
         position that overflows its format (float16 past 65519) gives an
-        infinite angle.
+        infinite angle, or NaN for a frequency that rounded to 0
+        (:math:`\infty \cdot 0`, as in IEEE arithmetic).
 
-    Raises
-    ------
-    TypeError
-        If ``positions`` is not an array of real numbers or ``head_dim`` not
-        an integer.
-    ValueError
-        If ``positions`` is not 1-D, ``head_dim`` is odd or less than 2,
-        ``base`` is not positive, or a format is unknown.
 
     Examples
     --------
@@ -370,13 +378,16 @@ def rope_angles(positions, head_dim, *, base=10000.0, compute="float64",
     if head_dim % 2 or head_dim < 2:
         raise ValueError(f"head_dim must be even and at least 2 (RoPE turns pairs), got {head_dim}")
     compute = float_format(compute, name="compute")
-    position_format = float_format(position_format or compute, name="position_format")
-    frequency_format = float_format(frequency_format or compute, name="frequency_format")
+    position_format = compute if position_format is None else float_format(
+        position_format, name="position_format")
+    frequency_format = compute if frequency_format is None else float_format(
+        frequency_format, name="frequency_format")
     theta = round_to(frequencies(head_dim, base=base), frequency_format)
     m = round_to(positions, position_format)
     # Each product of two numbers of at most 24 significant bits is exact in
     # float64 (at most 48 bits), so rounding it once is the rounded product.
-    return round_to(np.outer(m, theta), compute)
+    with np.errstate(invalid="ignore"):  # inf * 0 is NaN, as in hardware
+        return round_to(np.outer(m, theta), compute)
 
 
 def rope_cos_sin(positions, head_dim, *, base=10000.0, compute="float64",
@@ -404,10 +415,6 @@ def rope_cos_sin(positions, head_dim, *, base=10000.0, compute="float64",
     cos, sin : numpy.ndarray of shape (n, head_dim // 2), float64
         Angles that overflowed give NaN.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`rope_angles`; ``ValueError`` for an unknown ``cache``.
 
     Examples
     --------

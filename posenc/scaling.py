@@ -24,14 +24,15 @@ context divided by :math:`L`) and :math:`d` the head width:
   :math:`\lambda > L/\text{low\_freq\_factor}` divided by :math:`s`, a smooth
   blend in :math:`L/\lambda` between.
 
-The scaling is described by a dictionary in the form of Hugging Face
-Transformers' ``rope_scaling`` (``rope_parameters``) configuration, for
-example ``{"rope_type": "yarn", "factor": 4.0,
-"original_max_position_embeddings": 4096}``, and the arithmetic follows that
-library's ``modeling_rope_utils`` step by step, so that the numbers agree
-with the models it loads (``tests/unit/test_scaling.py`` checks them against
-values computed with Transformers, the YaRN authors' code and Meta's
-``apply_scaling``).
+The scaling is described by a dictionary in the form that Hugging Face
+Transformers keeps: a model's ``rope_scaling`` (``config.json``, Transformers
+4) or its ``config.rope_parameters`` (Transformers 5), for example
+``{"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings":
+4096}``. The arithmetic follows that library's ``modeling_rope_utils`` step by
+step, so that the numbers agree with the models it loads.
+``tests/unit/test_scaling.py`` checks them against values computed with
+Transformers 5.24.0, the YaRN authors' code and Meta's ``apply_scaling``
+(tests/fixtures/rope_scaling_reference.json records the versions).
 """
 
 from __future__ import annotations
@@ -41,13 +42,33 @@ import math
 import numpy as np
 
 from . import _checks
+from .sinusoidal import frequencies
 
 __all__ = ["rope_frequencies"]
 
 ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
 """The values of ``rope_type`` that :func:`rope_frequencies` understands."""
 
-# For each type: the keys it needs, and the keys it may have.
+MAX_HEAD_DIM = 2**16
+"""The widest head :func:`rope_frequencies` accepts (models use 64 to 256)."""
+
+MAX_LENGTH = 2**53
+"""The longest ``seq_len`` or context: float64 holds every integer up to it."""
+
+RELATIVE_TOLERANCE = 5e-6
+"""How closely the frequencies agree with the reference implementations.
+
+They compute in float32, posenc in float64. Float32 rounds each operation
+by up to :math:`2^{-24} \\approx 6 \\times 10^{-8}` (relative); over the few
+operations of a method that stays below :math:`5 \\times 10^{-7}`, except in
+YaRN's blend, where the weight :math:`1 - \\gamma_i` cancels in float32 and
+its error is multiplied by up to :math:`s`: :math:`3.7 \\times 10^{-6}` for
+``factor`` 64 without truncation. The same Transformers functions run in
+float64 agree with posenc to :math:`10^{-14}`.
+"""
+
+# For each type: the keys it needs, and the keys it may have (besides
+# rope_type, type and rope_theta, which every type may have).
 _REQUIRED = {
     "default": (),
     "linear": ("factor",),
@@ -58,17 +79,23 @@ _REQUIRED = {
                "low_freq_factor", "high_freq_factor"),
 }
 _OPTIONAL = {
-    "yarn": ("beta_fast", "beta_slow", "attention_factor", "truncate"),
+    "yarn": ("beta_fast", "beta_slow", "attention_factor", "mscale", "mscale_all_dim",
+             "truncate"),
+}
+_HINTS = {
+    "partial_rotary_factor": " (posenc rotates the whole head: pass the rotated width, "
+                             "int(head_dim * partial_rotary_factor), as head_dim)",
 }
 
 
-def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
+def rope_frequencies(head_dim, *, base=None, scaling=None, seq_len=None):
     r"""RoPE's inverse frequencies, after a context-extension method.
 
     Without ``scaling`` this is the plain ladder
-    :math:`\theta_i = \mathrm{base}^{-2i/d}`, :math:`i = 0, \dots, d/2 - 1`.
-    With ``scaling`` (``rope_type`` and its keys, see the table) the
-    frequencies are changed as the method prescribes:
+    :math:`\theta_i = \mathrm{base}^{-2i/d}`, :math:`i = 0, \dots, d/2 - 1`
+    (:func:`posenc.frequencies`). With ``scaling`` (``rope_type`` and its
+    keys, see the table) the frequencies are changed as the method
+    prescribes:
 
     ============  =========================================================
     rope_type     :math:`\theta_i'` (and the attention factor, 1 if not
@@ -78,11 +105,12 @@ def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
     ``linear``    :math:`\theta_i / s`
     ``ntk``       :math:`(b\,s^{d/(d-2)})^{-2i/d}`
     ``dynamic``   as ``ntk`` with :math:`s` replaced by
-                  :math:`s\,\ell/L - (s-1)`, :math:`\ell =
-                  \max(\text{seq\_len}, L)`
+                  :math:`s\,\ell/L - (s-1)` if :math:`\ell > L`;
+                  :math:`\theta_i` if :math:`\ell \le L`
     ``yarn``      :math:`(1 - \gamma_i)\,\theta_i/s + \gamma_i\,\theta_i`,
-                  :math:`\gamma_i` a ramp from 1 (fast pairs) to 0 (slow);
-                  attention factor :math:`0.1 \ln s + 1`
+                  :math:`\gamma_i` a ramp from 1 (fast pairs, kept) to 0
+                  (slow pairs, divided by :math:`s`); attention factor
+                  :math:`0.1 \ln s + 1`
     ``llama3``    :math:`\theta_i` if :math:`\lambda_i < L/h`,
                   :math:`\theta_i/s` if :math:`\lambda_i > L/l`, else
                   :math:`(1-\sigma)\,\theta_i/s + \sigma\,\theta_i` with
@@ -91,38 +119,47 @@ def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
 
     Here :math:`s` is ``factor``, :math:`b` is ``base``, :math:`d` is
     ``head_dim``, :math:`L` is ``original_max_position_embeddings`` (the
-    pretraining context), :math:`\lambda_i = 2\pi/\theta_i` and :math:`l, h`
-    are ``low_freq_factor`` and ``high_freq_factor``.
+    pretraining context), :math:`\ell` is ``seq_len``,
+    :math:`\lambda_i = 2\pi/\theta_i` and :math:`l, h` are
+    ``low_freq_factor`` and ``high_freq_factor``.
 
     Parameters
     ----------
     head_dim : int
-        Width of one attention head, even, at least 2 (at least 4 for
-        ``ntk`` and ``dynamic``, whose exponent is :math:`d/(d-2)`).
-    base : float, default 10000.0
-        The base of the ladder (``rope_theta`` in Hugging Face configs);
-        must be greater than 1, so that the frequencies decrease.
+        Width of one attention head, even, from 2 to ``MAX_HEAD_DIM``
+        (65536); at least 4 for ``ntk`` and ``dynamic``, whose exponent is
+        :math:`d/(d-2)`.
+    base : float, optional
+        The base of the ladder, greater than 1. By default the dict's
+        ``rope_theta`` if it has one, else 10000.0. Given together with a
+        ``rope_theta``, the two must be equal.
     scaling : dict or None, default None
-        ``None`` or a dictionary with a ``"rope_type"`` (``"type"`` is read
-        too, as older configs write it) and the keys that type takes:
+        ``None``, or a dict as Transformers keeps it: ``rope_type`` (or the
+        older ``type``, or both if they agree), an optional ``rope_theta``,
+        and the keys of the type:
 
         * ``linear``, ``ntk``: ``factor``;
-        * ``dynamic``: ``factor``, ``original_max_position_embeddings``;
+        * ``dynamic``: ``factor``, ``original_max_position_embeddings``
+          (Transformers takes this one from the model's
+          ``max_position_embeddings``; put that number in the dict);
         * ``yarn``: ``factor``, ``original_max_position_embeddings``;
           optional ``beta_fast`` (default 32), ``beta_slow`` (default 1),
-          ``attention_factor`` (default :math:`0.1 \ln s + 1`) and
           ``truncate`` (default True: round the ramp's ends outwards to
-          whole pair indices, as the YaRN paper's code does);
+          whole pair indices, as the YaRN paper's code does), and for the
+          attention factor either ``attention_factor`` itself or
+          ``mscale`` and ``mscale_all_dim`` (DeepSeek's configs), which
+          give :math:`g(s, \text{mscale}) / g(s, \text{mscale\_all\_dim})`
+          with :math:`g(s, m) = 0.1\,m \ln s + 1`, as in Transformers, when
+          both are nonzero;
         * ``llama3``: ``factor``, ``original_max_position_embeddings``,
           ``low_freq_factor``, ``high_freq_factor``.
 
-        ``factor`` must be at least 1. In Hugging Face's ``dynamic`` type
-        the pretraining context is the model's ``max_position_embeddings``;
-        here it is the key ``original_max_position_embeddings``.
+        ``factor`` must be at least 1.
     seq_len : int, optional
-        The current sequence length, used by ``dynamic`` only (as in
-        Hugging Face Transformers, the other types ignore it). ``None``
-        means the pretraining context, where ``dynamic`` changes nothing.
+        The current sequence length, from 1 to ``MAX_LENGTH``, used by
+        ``dynamic`` only (as in Transformers, the other types ignore it).
+        ``None`` means the pretraining context, where ``dynamic`` changes
+        nothing.
 
     Returns
     -------
@@ -131,30 +168,25 @@ def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
         (the fastest) first. Pass them to :func:`posenc.rope` as
         ``inv_freq``.
     attention_factor : float
-        The factor by which Hugging Face multiplies both ``cos`` and
+        The factor by which Transformers multiplies both ``cos`` and
         ``sin`` (so both queries and keys): the attention logits grow by its
         square. 1.0 except for ``yarn``.
-
-    Raises
-    ------
-    TypeError
-        If ``head_dim`` or ``seq_len`` is not an integer, ``base`` or a
-        numeric key is not a real number, ``scaling`` is not a dict, or
-        ``truncate`` is not a bool.
-    ValueError
-        If ``head_dim`` is odd or too small, ``base <= 1``, ``rope_type`` is
-        missing or unknown, a required key is missing, a key is not one the
-        type takes, ``factor < 1``, or the band limits are out of order
-        (``beta_fast <= beta_slow``, ``high_freq_factor <= low_freq_factor``).
 
     Notes
     -----
     The arithmetic is that of ``transformers.modeling_rope_utils`` (the
     functions of ``ROPE_INIT_FUNCTIONS``), in float64; Transformers works
-    in float32, so the two agree to about :math:`10^{-7}` relative.
-    ``ntk`` is not a type of Transformers: it is the fixed NTK-aware base of
-    bloc97's post, as in the YaRN repository's
-    ``LlamaNTKScaledRotaryEmbedding``.
+    in float32, and the two agree to ``RELATIVE_TOLERANCE``, 5e-6 relative
+    (its docstring says where the float32 error comes from). ``ntk`` is not
+    a type of Transformers: it is the fixed NTK-aware base of bloc97's post,
+    as in the YaRN repository's ``LlamaNTKScaledRotaryEmbedding``. A setting
+    whose base or frequencies would overflow or underflow float64 is
+    refused by name, as is a ``beta`` too extreme to place on the ladder.
+
+    DeepSeek's attention (Transformers' ``DeepseekV3Attention``) multiplies
+    its softmax scale by :math:`g(s, \text{mscale\_all\_dim})^2` on top of
+    the factor returned here, so that its logits grow by
+    :math:`g(s, \text{mscale})^2` in all.
 
     Examples
     --------
@@ -171,24 +203,33 @@ def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
     ...         "original_max_position_embeddings": 4096}
     >>> round(rope_frequencies(128, scaling=yarn)[1], 4)
     1.1386
+
+    A Transformers 5 ``config.rope_parameters`` carries its base:
+
+    >>> rope_frequencies(4, scaling={"rope_type": "default",
+    ...                              "rope_theta": 100.0})[0]
+    array([1. , 0.1])
     """
     head_dim = _checks.positive_int("head_dim", head_dim)
     if head_dim % 2:
         raise ValueError(f"head_dim must be even (RoPE rotates pairs), got {head_dim}")
-    base = _checks.real("base", base, greater_than=1)
+    if head_dim > MAX_HEAD_DIM:
+        raise ValueError(f"head_dim must be at most {MAX_HEAD_DIM} (models use heads of 64 "
+                         f"to 256), got {_checks.show(head_dim)}")
     if seq_len is not None:
-        seq_len = _checks.positive_int("seq_len", seq_len)
+        seq_len = _length("seq_len", seq_len)
     params = _parameters(scaling)
     rope_type = params.pop("rope_type")
+    base = _base(base, params.pop("rope_theta", None))
 
     d = head_dim
-    inv_freq = base ** (-np.arange(0, d, 2) / d)  # theta_i = base^(-2i/d)
+    inv_freq = frequencies(d, base=base)  # theta_i = base^(-2i/d)
     if rope_type == "default":
         return inv_freq, 1.0
 
     factor = _real_key(params, "factor", rope_type, minimum=1.0)
     if rope_type == "linear":
-        return inv_freq / factor, 1.0
+        return _finite(inv_freq / factor, "factor"), 1.0
 
     if rope_type in ("ntk", "dynamic"):
         if d < 4:
@@ -196,16 +237,32 @@ def rope_frequencies(head_dim, *, base=10000.0, scaling=None, seq_len=None):
                 f"head_dim must be at least 4 for rope_type {rope_type!r} (the base "
                 f"is raised to the power d/(d-2)), got {d}")
         if rope_type == "dynamic":
-            original = _int_key(params, "original_max_position_embeddings", rope_type)
-            length = original if seq_len is None else max(seq_len, original)
-            factor = factor * length / original - (factor - 1)
-        new_base = base * factor ** (d / (d - 2))
-        return new_base ** (-np.arange(0, d, 2) / d), 1.0
+            original = _length("rope_scaling key 'original_max_position_embeddings'",
+                               params["original_max_position_embeddings"])
+            if seq_len is None or seq_len <= original:
+                return inv_freq, 1.0  # within the pretraining context: no change at all
+            # s l / L - (s - 1), written so that a large s cannot cancel
+            factor = 1.0 + factor * ((seq_len - original) / original)
+        return _ntk(d, base, factor), 1.0
 
-    original = _int_key(params, "original_max_position_embeddings", rope_type)
+    original = _length("rope_scaling key 'original_max_position_embeddings'",
+                       params["original_max_position_embeddings"])
     if rope_type == "yarn":
         return _yarn(inv_freq, base, d, factor, original, params)
     return _llama3(inv_freq, factor, original, params), 1.0
+
+
+def _ntk(d, base, scale):
+    """The ladder of the NTK-aware base b s^(d/(d-2))."""
+    try:
+        new_base = base * scale ** (d / (d - 2))
+    except OverflowError:
+        new_base = math.inf
+    if not math.isfinite(new_base):
+        raise ValueError(
+            f"rope_scaling key 'factor' is too large: the new base b * s**(d/(d-2)) "
+            f"overflows float64 (scale s = {scale:g}, base b = {base:g}, d = {d})")
+    return frequencies(d, base=new_base)
 
 
 def _yarn(inv_freq, base, d, factor, original, params):
@@ -219,25 +276,50 @@ def _yarn(inv_freq, base, d, factor, original, params):
     truncate = params.get("truncate", True)
     if not isinstance(truncate, (bool, np.bool_)):
         raise TypeError(f"rope_scaling key 'truncate' must be True or False, got {truncate!r}")
-    if "attention_factor" in params:
-        attention_factor = _real_key(params, "attention_factor", "yarn", positive=True)
-    else:
-        attention_factor = 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0
 
-    def pair_index(rotations):
+    def pair_index(key, rotations):
         # the (fractional) pair i whose wavelength 2 pi base^(2i/d) fits
         # `rotations` times into the pretraining context
-        return d * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+        ratio = original / (rotations * 2 * math.pi)
+        if not 0 < ratio < math.inf:
+            raise ValueError(
+                f"rope_scaling key {key!r} is out of range: the wavelength that fits "
+                f"{rotations:g} times into {original} positions is not a positive float64")
+        return d * math.log(ratio) / (2 * math.log(base))
 
-    low, high = pair_index(beta_fast), pair_index(beta_slow)
+    low, high = pair_index("beta_fast", beta_fast), pair_index("beta_slow", beta_slow)
     if truncate:
         low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, d - 1)  # (d - 1, not d/2 - 1: as the references)
+    # clamped as the references do (to d - 1, not d/2 - 1)
+    low, high = float(max(low, 0)), float(min(high, d - 1))
     if low == high:
         high += 0.001  # as the references: avoid dividing by zero
     ramp = np.clip((np.arange(d // 2) - low) / (high - low), 0.0, 1.0)
-    keep = 1.0 - ramp  # gamma_i: 1 for fast pairs (kept), 0 for slow ones
-    return inv_freq / factor * (1.0 - keep) + inv_freq * keep, attention_factor
+    # gamma_i, the paper's ramp: 1 for fast pairs (kept), 0 for slow ones
+    # (divided by s); the references' linear_ramp_factor is 1 - gamma_i
+    gamma = 1.0 - ramp
+    inv_freq = _finite(inv_freq / factor * (1.0 - gamma) + inv_freq * gamma, "factor")
+    return inv_freq, _yarn_attention_factor(factor, params)
+
+
+def _yarn_attention_factor(factor, params):
+    """``attention_factor``, or g(s, mscale) / g(s, mscale_all_dim), or g(s, 1)."""
+    if "attention_factor" in params:
+        return _real_key(params, "attention_factor", "yarn", positive=True)
+    mscale = _real_key(params, "mscale", "yarn", default=0.0, at_least=0.0)
+    mscale_all_dim = _real_key(params, "mscale_all_dim", "yarn", default=0.0, at_least=0.0)
+
+    def g(m):  # get_mscale of Transformers and of the YaRN paper's code
+        return 1.0 if factor <= 1 else 0.1 * m * math.log(factor) + 1.0
+
+    if mscale and mscale_all_dim:  # as Transformers: only when both are nonzero
+        attention_factor = g(mscale) / g(mscale_all_dim)
+        if not 0 < attention_factor < math.inf:
+            raise ValueError(
+                f"rope_scaling keys 'mscale' and 'mscale_all_dim' are too large: they give "
+                f"an attention factor of {attention_factor}")
+        return attention_factor
+    return g(1.0)
 
 
 def _llama3(inv_freq, factor, original, params):
@@ -251,10 +333,38 @@ def _llama3(inv_freq, factor, original, params):
     wavelength = 2 * math.pi / inv_freq
     long_edge, short_edge = original / low, original / high  # 8192 and 2048 in Llama 3.1
     scaled = np.where(wavelength > long_edge, inv_freq / factor, inv_freq)
-    smooth = (original / wavelength - low) / (high - low)
-    blend = (1 - smooth) * scaled / factor + smooth * scaled
     middle = (wavelength >= short_edge) & (wavelength <= long_edge)
-    return np.where(middle, blend, scaled)
+    with np.errstate(over="ignore", invalid="ignore"):  # outside the middle band: unused
+        smooth = (original / wavelength - low) / (high - low)
+        blend = (1 - smooth) * scaled / factor + smooth * scaled
+    return _finite(np.where(middle, blend, scaled), "factor")
+
+
+def _finite(inv_freq, key):
+    """The frequencies, if every one is a positive normal float64; else a ValueError."""
+    if not np.all((inv_freq >= np.finfo(np.float64).tiny) & (inv_freq < np.inf)):
+        raise ValueError(
+            f"rope_scaling key {key!r} is too large: some frequencies underflow float64 "
+            f"(the smallest is {inv_freq.min():.3g})")
+    return inv_freq
+
+
+def _base(base, rope_theta):
+    """The base: the argument, or the dict's rope_theta, or 10000; never two that differ."""
+    if rope_theta is not None:
+        rope_theta = _checks.real("rope_scaling key 'rope_theta'", rope_theta, greater_than=1)
+    if base is None:
+        return 10000.0 if rope_theta is None else rope_theta
+    base = _checks.real("base", base)
+    if rope_theta is not None and base != rope_theta:
+        raise ValueError(
+            f"base={base} disagrees with rope_scaling key 'rope_theta'={rope_theta}; "
+            f"give the base once (leave base out to use rope_theta)")
+    return base
+
+
+def _length(name, value):
+    return _checks.integer(name, value, minimum=1, maximum=MAX_LENGTH)
 
 
 def _parameters(scaling):
@@ -266,8 +376,13 @@ def _parameters(scaling):
             f"scaling must be None or a dict such as {{'rope_type': 'linear', 'factor': 2.0}}, "
             f"got {type(scaling).__name__}")
     params = dict(scaling)
-    if "rope_type" not in params and "type" in params:  # the older spelling
-        params["rope_type"] = params.pop("type")
+    if "type" in params:  # the older spelling; Transformers' configs may keep both
+        old = params.pop("type")
+        if "rope_type" in params and not (isinstance(old, str) and old == params["rope_type"]):
+            raise ValueError(
+                f"rope_scaling keys 'type' and 'rope_type' disagree: {_checks.show(old)} "
+                f"and {_checks.show(params['rope_type'])}; keep one of them")
+        params.setdefault("rope_type", old)
     if "rope_type" not in params:
         raise ValueError(
             "rope_scaling key 'rope_type' is missing; it must be one of "
@@ -276,33 +391,34 @@ def _parameters(scaling):
     if not isinstance(rope_type, str) or rope_type not in ROPE_TYPES:
         raise ValueError(
             f"rope_scaling key 'rope_type' must be one of "
-            f"{', '.join(repr(t) for t in ROPE_TYPES)}; got {rope_type!r}")
+            f"{', '.join(repr(t) for t in ROPE_TYPES)}; got {_checks.show(rope_type)}")
     required = _REQUIRED[rope_type]
-    allowed = {"rope_type", *required, *_OPTIONAL.get(rope_type, ())}
+    allowed = {"rope_type", "rope_theta", *required, *_OPTIONAL.get(rope_type, ())}
     for key in required:
         if key not in params:
+            hint = ""
+            if rope_type == "dynamic" and key == "original_max_position_embeddings":
+                hint = ("; Transformers takes it from the model config's "
+                        "max_position_embeddings: add that number to the dict under this key")
             raise ValueError(
                 f"rope_scaling key {key!r} is missing: rope_type {rope_type!r} needs "
-                f"{', '.join(repr(k) for k in required)}")
+                f"{', '.join(repr(k) for k in required)}{hint}")
     for key in params:
         if key not in allowed:
-            hint = " (pass the base as the argument base)" if key == "rope_theta" else ""
+            hint = _HINTS.get(key, "") if isinstance(key, str) else ""
             raise ValueError(
-                f"rope_scaling key {key!r} is not used by rope_type {rope_type!r}{hint}; "
-                f"its keys are {', '.join(repr(k) for k in sorted(allowed))}")
+                f"rope_scaling key {_checks.show(key)} is not used by rope_type "
+                f"{rope_type!r}{hint}; its keys are {', '.join(repr(k) for k in sorted(allowed))}")
     return params
 
 
-def _real_key(params, key, rope_type, *, default=None, minimum=None, positive=False):
+def _real_key(params, key, rope_type, *, default=None, minimum=None, positive=False,
+              at_least=None):
     value = params.get(key, default)
     name = f"rope_scaling key {key!r}"
-    value = _checks.real(name, value, positive=positive)
+    value = _checks.real(name, value, positive=positive, at_least=at_least)
     if minimum is not None and value < minimum:
         raise ValueError(
             f"{name} must be at least {minimum:g} for rope_type {rope_type!r} "
             f"(a factor below 1 would shrink the context), got {value}")
     return value
-
-
-def _int_key(params, key, rope_type):
-    return _checks.positive_int(f"rope_scaling key {key!r}", params[key])

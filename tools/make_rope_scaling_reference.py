@@ -7,17 +7,24 @@ YaRN authors' repository, none of which the book or its tests install.
     python -m venv /tmp/refvenv
     /tmp/refvenv/bin/pip install torch==2.13.0 transformers==5.24.0
     /tmp/refvenv/bin/pip install --no-deps llama-models==0.3.0
-    # the YaRN repository (github.com/jquesnelle/yarn), commit a18e549,
-    # folder scaled_rope/, copied to /tmp/yarn_ref/scaled_rope/
+    # three files of the YaRN repository's folder scaled_rope/
+    # (github.com/jquesnelle/yarn; see YARN_FILES for their commits),
+    # copied to /tmp/yarn_ref/scaled_rope/ with an empty __init__.py
     /tmp/refvenv/bin/python tools/make_rope_scaling_reference.py \
         --yarn /tmp/yarn_ref > tests/fixtures/rope_scaling_reference.json
 
 Each case records the arguments of ``posenc.rope_frequencies`` (head_dim,
 base, scaling, seq_len), the inverse frequencies and attention factor that
-each reference implementation returned (float32 numbers, written out with
-``repr`` of their float64 value so nothing is rounded again), and which
-function of which package produced them. tests/unit/test_scaling.py reads this
-file; it needs neither torch nor Transformers.
+each reference implementation returned (written out with ``repr`` of their
+float64 value so nothing is rounded again), the dtype they were computed in,
+and which function of which package produced them. tests/unit/test_scaling.py
+reads this file; it needs neither torch nor Transformers.
+
+Every Transformers function is called twice: as it runs (float32), and once
+more with ``torch.float`` and ``torch.float32`` pointing to ``torch.float64``,
+so that its own formula runs in float64. The first shows how closely posenc
+matches the models as they run; the second that the formulas are the same,
+and that the difference between the two is float32's rounding.
 
 Sources:
 
@@ -40,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib.metadata as md
 import json
 import math
@@ -57,11 +65,26 @@ def _floats(t):
     return [float(v) for v in t.detach().cpu().double().tolist()]
 
 
-def hf(head_dim, base, scaling, seq_len):
+def rope_type_of(scaling):
+    return scaling.get("rope_type", scaling.get("type"))
+
+
+@contextlib.contextmanager
+def torch_float_is_float64():
+    """Make torch.float and torch.float32 mean float64 for a while."""
+    saved = torch.float, torch.float32
+    torch.float = torch.float32 = torch.float64
+    try:
+        yield
+    finally:
+        torch.float, torch.float32 = saved
+
+
+def hf(head_dim, base, scaling, seq_len, float64=False):
     """Transformers' inverse frequencies and attention factor."""
     scaling = dict(scaling or {"rope_type": "default"})
-    rope_type = scaling["rope_type"]
-    params = {**scaling, "rope_theta": base}
+    rope_type = rope_type_of(scaling)
+    params = dict(scaling) if base is None else {**scaling, "rope_theta": base}
     original = scaling.get("original_max_position_embeddings")
     if rope_type == "dynamic":
         # Transformers reads the pretraining context of "dynamic" from the
@@ -73,37 +96,53 @@ def hf(head_dim, base, scaling, seq_len):
         max_pos = 4096
     config = LlamaConfig(hidden_size=head_dim * 4, num_attention_heads=4, head_dim=head_dim,
                          max_position_embeddings=max_pos, rope_parameters=params)
-    if rope_type == "default":
-        inv_freq, attention = LlamaRotaryEmbedding.compute_default_rope_parameters(config)
-        function = "LlamaRotaryEmbedding.compute_default_rope_parameters"
-    else:
-        inv_freq, attention = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
-        function = f"modeling_rope_utils.ROPE_INIT_FUNCTIONS[{rope_type!r}]"
+    with torch_float_is_float64() if float64 else contextlib.nullcontext():
+        if rope_type == "default":
+            inv_freq, attention = LlamaRotaryEmbedding.compute_default_rope_parameters(config)
+            function = "LlamaRotaryEmbedding.compute_default_rope_parameters"
+        else:
+            inv_freq, attention = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
+            function = f"modeling_rope_utils.ROPE_INIT_FUNCTIONS[{rope_type!r}]"
+    assert inv_freq.dtype == (torch.float64 if float64 else torch.float32)
+    if float64:
+        function += " with torch.float and torch.float32 set to torch.float64"
     return {"package": f"transformers {transformers.__version__}", "function": function,
+            "dtype": str(inv_freq.dtype).removeprefix("torch."),
             "inv_freq": _floats(inv_freq), "attention_factor": float(attention)}
+
+
+YARN_FILES = {  # the files of github.com/jquesnelle/yarn used, and their commits
+    "LlamaYaRNScaledRotaryEmbedding.py": "a18e549",
+    "LlamaNTKScaledRotaryEmbedding.py": "eac10bd",
+    "LlamaDynamicScaledRotaryEmbedding.py": "2ed02c7",
+}
 
 
 def yarn_repo(folder, head_dim, base, scaling, seq_len):
     """The YaRN authors' rotary classes, where one matches the type."""
     sys.path.insert(0, str(folder))
-    rope_type = scaling["rope_type"]
-    where = "jquesnelle/yarn a18e549, scaled_rope/"
+    rope_type = rope_type_of(scaling)
+    base = scaling.get("rope_theta", base)
+
+    def where(name):
+        return f"jquesnelle/yarn {YARN_FILES[name]}, scaled_rope/{name}"
+
     if rope_type == "yarn":
-        if not scaling.get("truncate", True) or "attention_factor" in scaling:
+        if not scaling.get("truncate", True) or {"attention_factor", "mscale"} & set(scaling):
             return None  # the paper's code always truncates; its attn_factor multiplies
         from scaled_rope.LlamaYaRNScaledRotaryEmbedding import LlamaYaRNScaledRotaryEmbedding
         emb = LlamaYaRNScaledRotaryEmbedding(
             head_dim, max_position_embeddings=16, base=base, scale=scaling["factor"],
             original_max_position_embeddings=scaling["original_max_position_embeddings"],
             beta_fast=scaling.get("beta_fast", 32), beta_slow=scaling.get("beta_slow", 1))
-        return {"package": where + "LlamaYaRNScaledRotaryEmbedding.py",
+        return {"package": where("LlamaYaRNScaledRotaryEmbedding.py"), "dtype": "float32",
                 "function": "LlamaYaRNScaledRotaryEmbedding.yarn (inv_freq, mscale)",
                 "inv_freq": _floats(emb.inv_freq), "attention_factor": float(emb.mscale)}
     if rope_type == "ntk":
         from scaled_rope.LlamaNTKScaledRotaryEmbedding import LlamaNTKScaledRotaryEmbedding
         emb = LlamaNTKScaledRotaryEmbedding(head_dim, max_position_embeddings=16, base=base,
                                             alpha=scaling["factor"])
-        return {"package": where + "LlamaNTKScaledRotaryEmbedding.py",
+        return {"package": where("LlamaNTKScaledRotaryEmbedding.py"), "dtype": "float32",
                 "function": "LlamaNTKScaledRotaryEmbedding(alpha=factor).inv_freq",
                 "inv_freq": _floats(emb.inv_freq), "attention_factor": 1.0}
     if rope_type == "dynamic":
@@ -113,7 +152,7 @@ def yarn_repo(folder, head_dim, base, scaling, seq_len):
         emb = LlamaDynamicScaledRotaryEmbedding(head_dim, max_position_embeddings=original,
                                                 base=base, ntk=scaling["factor"])
         emb(torch.zeros(1), seq_len=seq_len)  # the forward pass recomputes inv_freq
-        return {"package": where + "LlamaDynamicScaledRotaryEmbedding.py",
+        return {"package": where("LlamaDynamicScaledRotaryEmbedding.py"), "dtype": "float32",
                 "function": "LlamaDynamicScaledRotaryEmbedding(ntk=factor).forward(seq_len)",
                 "inv_freq": _floats(emb.inv_freq), "attention_factor": 1.0}
     return None
@@ -135,7 +174,7 @@ def meta_apply_scaling():
 def meta(head_dim, base):
     freqs = 1.0 / (base ** (torch.arange(0, head_dim, 2)[: (head_dim // 2)].float() / head_dim))
     scaled = meta_apply_scaling()(freqs)  # as precompute_freqs_cis(use_scaled=True)
-    return {"package": f"llama-models {md.version('llama-models')}",
+    return {"package": f"llama-models {md.version('llama-models')}", "dtype": "float32",
             "function": "llama_models.llama3.model.apply_scaling (as in precompute_freqs_cis)",
             "inv_freq": _floats(scaled), "attention_factor": 1.0}
 
@@ -175,10 +214,33 @@ def cases():
     yield ("llama2 yarn x8 attention_factor 1", 128, 10000.0,
            {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096,
             "attention_factor": 1.0}, None)
+    yield ("llama2 yarn x64 untruncated", 128, 10000.0,
+           {"rope_type": "yarn", "factor": 64.0, "original_max_position_embeddings": 4096,
+            "truncate": False}, None)
     yield "llama3.1", 128, 500000.0, LLAMA31_SCALING, None
     yield ("head 16 llama3 x4 L32 l1 h2", 16, 100.0,
            {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0,
             "high_freq_factor": 2.0, "original_max_position_embeddings": 32}, None)
+    # dicts as a reader copies them out of a config: the base in the dict
+    # (Transformers 5's config.rope_parameters), "type" beside "rope_type"
+    # (Transformers 4's config classes keep both), DeepSeek's mscale keys
+    yield ("llama2 rope_parameters", 128, None,
+           {"rope_type": "default", "rope_theta": 10000.0}, None)
+    yield ("llama3.1 rope_parameters", 128, None, {**LLAMA31_SCALING, "rope_theta": 500000.0},
+           None)
+    yield ("qwen2-style yarn, type and rope_type", 128, 1000000.0,
+           {"type": "yarn", "rope_type": "yarn", "factor": 4.0,
+            "original_max_position_embeddings": 32768}, None)
+    yield ("deepseek-style yarn x40, mscale 1 / mscale_all_dim 1", 64, None,
+           {"type": "yarn", "rope_type": "yarn", "factor": 40.0, "beta_fast": 32,
+            "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0,
+            "original_max_position_embeddings": 4096, "rope_theta": 10000.0}, None)
+    yield ("yarn x16, mscale 1 / mscale_all_dim 0.5", 64, 10000.0,
+           {"rope_type": "yarn", "factor": 16.0, "mscale": 1.0, "mscale_all_dim": 0.5,
+            "original_max_position_embeddings": 4096}, None)
+    yield ("yarn x16, mscale 0.707 alone", 64, 10000.0,
+           {"rope_type": "yarn", "factor": 16.0, "mscale": 0.707,
+            "original_max_position_embeddings": 4096}, None)
 
 
 def main():
@@ -190,12 +252,14 @@ def main():
                     "tools/make_rope_scaling_reference.py",
            "versions": {"torch": torch.__version__, "transformers": transformers.__version__,
                         "llama-models": md.version("llama-models"),
-                        "yarn": "github.com/jquesnelle/yarn commit a18e549"},
+                        "yarn": "github.com/jquesnelle/yarn, scaled_rope/: " + ", ".join(
+                            f"{name} at {commit}" for name, commit in YARN_FILES.items())},
            "cases": []}
     for name, head_dim, base, scaling, seq_len in cases():
         refs = []
-        if scaling is None or scaling["rope_type"] != "ntk":  # ntk is not a Transformers type
+        if scaling is None or rope_type_of(scaling) != "ntk":  # not a Transformers type
             refs.append(hf(head_dim, base, scaling, seq_len))
+            refs.append(hf(head_dim, base, scaling, seq_len, float64=True))
         if scaling is not None:
             ref = yarn_repo(args.yarn, head_dim, base, scaling, seq_len)
             if ref is not None:

@@ -25,7 +25,7 @@ def _floats(answer):
         if np.asarray(answer).dtype.kind in "USb":
             return None
         return _as_array(answer)
-    except (OverflowError, TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - an answer whose __array__ raises is no number either
         return None
 
 
@@ -45,6 +45,15 @@ def _whole_numbers(answer):
     if arr.size and np.abs(arr).max() > 2**31:
         return None
     return arr.astype(int)
+
+
+def _boolean_mask(answer):
+    """The answer as a 1-D boolean array if it is one (or a list of bools), else None."""
+    try:
+        arr = np.asarray(answer)
+    except Exception:  # noqa: BLE001 - a ragged list, or an __array__ that raises
+        return None
+    return arr if arr.dtype.kind == "b" and arr.ndim >= 1 else None
 
 
 def _near(value, target, rtol=1e-6):
@@ -119,7 +128,7 @@ def check_stretch_yarn_kept(answer):
 
     Parameters
     ----------
-    answer : array_like of int, 1-D
+    answer : array_like of int, 1-D, or a boolean mask over the 32 pairs
 
     Returns
     -------
@@ -129,6 +138,12 @@ def check_stretch_yarn_kept(answer):
     scaled, _ = rope_frequencies(64, scaling={
         "rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 2048})
     expected = np.nonzero(scaled == plain)[0]
+    mask = _boolean_mask(answer)
+    if mask is not None:  # a mask over the pairs means the same set as its indices
+        if mask.shape != plain.shape:
+            return _report(False, "", f"A mask needs one True/False per pair: {plain.size} "
+                           f"entries for a head of width 64, got shape {mask.shape}.")
+        answer = np.flatnonzero(mask)
     numbers = _floats(answer)
     if numbers is not None and numbers.ndim == 0:
         return _report(False, "", "Give the indices of the pairs (a list or an array), "
@@ -144,8 +159,8 @@ def check_stretch_yarn_kept(answer):
         return _report(False, "", "A head of width 64 has 32 pairs, numbered 0 to 31.")
     got = set(arr.tolist())
     if got == set(expected.tolist()) - {int(expected.max())}:
-        return _report(False, "", "Look again at the pair where the ramp starts: its ramp "
-                       "value is 0, so how much of the interpolation does it get?")
+        return _report(False, "", "Look again at the first pair of the ramp: its weight "
+                       "gamma is still 1 there. Is its frequency changed at all?")
     if got & set(np.nonzero(np.isclose(scaled, plain / 8, rtol=1e-12))[0].tolist()):
         return _report(False, "", "Your list holds slow pairs, which YaRN divides by the "
                        "factor. The kept pairs are the fast ones.")
@@ -184,9 +199,18 @@ def check_stretch_llama3_bands(answer):
     if arr.sum() != 64:
         return _report(False, "", "A head of width 128 has 64 pairs; your three counts "
                        "should add up to 64.")
-    if np.array_equal(arr, expected[::-1]):
-        return _report(False, "", "The order is (kept, blended, divided): the short "
-                       "wavelengths are the ones kept.")
+    if sorted(arr.tolist()) == sorted(expected.tolist()) and not np.array_equal(arr, expected):
+        return _report(False, "", "Those are the three counts, in another order: the answer "
+                       "is (kept, blended, divided), and the kept pairs are the fast ones, "
+                       "with the short wavelengths.")
+    plain31, _ = rope_frequencies(128, base=500000.0)
+    lam31 = 2 * np.pi / plain31
+    llama31 = [(lam31 < 8192 / 4).sum(), ((lam31 >= 8192 / 4) & (lam31 <= 8192)).sum(),
+               (lam31 > 8192).sum()]
+    if np.array_equal(arr, llama31):
+        return _report(False, "", "Those are the bands of the Llama 3.1 head that the chapter "
+                       "prints (base 500,000, context 8,192). The exercise asks about a "
+                       "Llama 2 head: base 10,000, context 4,096.")
     if np.array_equal(arr, [expected[0] + expected[1], 0, expected[2]]) or np.array_equal(
             arr, [expected[0], 0, expected[1] + expected[2]]):
         return _report(False, "", "Some pairs are neither kept nor divided: the rule "
@@ -225,8 +249,9 @@ def check_stretch_yarn_logits(answer):
     if value is None:
         return _report(False, "", "Give one number, the factor on the logits.")
     if _near(value, mscale):
-        return _report(False, "", "That is the factor on cos and sin. Both the query and "
-                       "the key are rotated with them: what happens to their dot product?")
+        return _report(False, "", "That is the attention factor itself, the one applied to "
+                       "cos and sin. The question is about the logits q . k: follow the "
+                       "factor through the code that computes them.")
     if _near(value, 1 / mscale ** 2) or _near(value, 1 / mscale):
         return _report(False, "", "YaRN makes the logits larger, not smaller (a factor above 1).")
     if _near(value, (0.1 * math.log10(16) + 1) ** 2):

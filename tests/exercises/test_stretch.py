@@ -65,8 +65,15 @@ def test_dynamic_base_right(form, reveals_nothing):
     assert "Transformers" in text
 
 
+def _mask(indices):
+    mask = np.zeros(32, dtype=bool)
+    mask[indices] = True
+    return mask
+
+
 @pytest.mark.parametrize("form", [list, np.array, tuple, set, lambda v: v[::-1],
-                                  lambda v: np.array(v, dtype=float)])
+                                  lambda v: np.array(v, dtype=float),
+                                  _mask, lambda v: _mask(v).tolist()])
 def test_yarn_kept_right(form, capsys, reveals_nothing):
     reveals_nothing(exercises.check_stretch_yarn_kept,
                                    (form(YARN_KEPT),), ["[0, 1", "0 to 8", "nine", " 9 "])
@@ -109,13 +116,17 @@ def test_dynamic_base_wrong(answer, words, capsys):
 
 @pytest.mark.parametrize(("answer", "words"), [
     (9, "not how many"),
-    (list(range(8)), "where the ramp starts"),
+    (list(range(8)), "first pair of the ramp"),
     (list(range(9)) + [31], "slow pairs"),
     (list(range(10)), "turns does it make"),
     ([0, 0, 1], "once"),
     ([0, 32], "32 pairs"),
     ([[0, 1]], "flat list"),
     ([0.5], "whole-number"),
+    (_mask(list(range(8))), "first pair of the ramp"),
+    (_mask(list(range(10))), "turns does it make"),
+    (_mask(YARN_KEPT)[:31], "one True/False per pair"),
+    (np.ones((2, 32), dtype=bool), "one True/False per pair"),
 ])
 def test_yarn_kept_wrong(answer, words, capsys):
     assert exercises.check_stretch_yarn_kept(answer) is False
@@ -125,7 +136,11 @@ def test_yarn_kept_wrong(answer, words, capsys):
 
 @pytest.mark.parametrize(("answer", "words"), [
     ((36, 10, 19), "add up to 64"),
-    ((18, 10, 36), "order is"),
+    ((18, 10, 36), "another order"),
+    ((10, 36, 18), "another order"),
+    ((36, 18, 10), "another order"),
+    ((18, 36, 10), "another order"),
+    ((29, 6, 29), "Llama 3.1 head"),
     ((46, 0, 18), "blends"),
     ((36, 0, 28), "blends"),
     ((35, 11, 18), "Count the wavelengths"),
@@ -138,7 +153,7 @@ def test_llama3_bands_wrong(answer, words, capsys):
 
 
 @pytest.mark.parametrize(("answer", "words"), [
-    (MSCALE, "factor on cos and sin"),
+    (MSCALE, "attention factor itself"),
     (1 / YARN_LOGITS, "larger, not smaller"),
     ((0.1 * math.log10(16) + 1) ** 2, "natural logarithm"),
     (2.0, "follow it through q and k"),
@@ -148,6 +163,14 @@ def test_yarn_logits_wrong(answer, words, capsys):
     assert exercises.check_stretch_yarn_logits(answer) is False
     text = _hint(capsys)
     assert words in text and "1.63" not in text and "1.27" not in text
+
+
+def test_yarn_logits_hint_for_the_unsquared_factor_keeps_the_answer(capsys):
+    """It points to where the factor acts, without saying that it acts twice."""
+    exercises.check_stretch_yarn_logits(MSCALE)
+    text = _hint(capsys).lower()
+    for giveaway in ["both", "square", "twice", "two vectors", "query and the key"]:
+        assert giveaway not in text, giveaway
 
 
 @pytest.mark.parametrize("answer", [

@@ -10,8 +10,9 @@ independent references:
   tests; posenc does not need it), on every bfloat16 bit pattern, on every
   tie between two bfloat16 numbers, on one step either side of each tie and
   on a million random float32 values;
-* exact rational arithmetic (``fractions.Fraction``) for float64 input,
-  where ml_dtypes rounds twice and round_to once.
+* exact rational arithmetic (``fractions.Fraction``) for float64 input and
+  for integers beyond float64's 53 bits, which round_to rounds once (a round
+  through float32 first, as PyTorch does, would round twice).
 """
 
 from __future__ import annotations
@@ -157,11 +158,45 @@ def test_bfloat16_matches_ml_dtypes_on_float32_input():
 
 def test_float64_input_is_rounded_once():
     # 1 + 2**-8 is the tie between 1 and 1 + 2**-7; a little above it the
-    # nearest bfloat16 is 1 + 2**-7. ml_dtypes (like PyTorch) goes through
-    # float32 first, which drops the 2**-30 and then breaks the tie to 1.
+    # nearest bfloat16 is 1 + 2**-7. A round through float32 first (PyTorch's
+    # way, and ml_dtypes' before 0.7) drops the 2**-30 and then breaks the
+    # tie to 1. Checked against exact arithmetic, whatever ml_dtypes does.
     x = 1 + 2.0**-8 + 2.0**-30
-    assert round_to(x, "bfloat16") == 1 + 2.0**-7
-    assert float(np.float64(x).astype(BF16)) == 1.0
+    assert round_to(x, "bfloat16") == exact_round(x, FORMATS["bfloat16"]) == 1 + 2.0**-7
+    assert round_to(round_to(x, "float32"), "bfloat16") == 1.0
+
+
+def test_large_integers_are_rounded_exactly():
+    """Integers beyond 2**53 are rounded from the integer, not from its float64."""
+    n = 2**60 + 2**36 + 1  # float64 would make it 2**60 + 2**36, a float32 tie
+    assert round_to(np.int64(n), "float32") == float(np.int64(n).astype(np.float32))
+    assert round_to(np.int64(n), "float32") == 2.0**60 + 2.0**37
+    rng = np.random.default_rng(5)
+    ints = rng.integers(-(2**63), 2**63 - 1, size=20_000, dtype=np.int64)
+    ints = np.r_[ints, np.int64(-(2**63)), 2**63 - 1, 2**53 + 1, -(2**53) - 1, 2**53]
+    np.testing.assert_array_equal(round_to(ints, "float32"), ints.astype(np.float32))
+    for value in [n, -n, 2**63 + 2**39 + 1, 2**64 - 1, 3 * 2**100 + 1, 2**1000 + 1]:
+        for fmt in ["float64", "float32", "bfloat16", "float16", FloatFormat("E5M2", 5, 2)]:
+            f = float_format(fmt)
+            expected = exact_round(value, f)
+            assert round_to(value, fmt) == expected, (value, f.name)
+            assert round_to([value, 1], fmt)[0] == expected  # Python ints in a list too
+    unsigned = np.array([2**64 - 1, 2**63 + 2**39 + 1, 5], dtype=np.uint64)
+    assert list(round_to(unsigned, "float32")) == list(unsigned.astype(np.float32))
+    assert round_to(np.array([[n, 3]]), "bfloat16").shape == (1, 2)
+    with pytest.raises(ValueError, match="x holds a number too large for float64"):
+        round_to(3 * 2**1023, "float32")  # as any number beyond float64
+
+
+def test_a_signalling_nan_passes_without_a_warning():
+    # repository-wide, warnings are errors: numpy's "invalid value in cast" would fail here
+    for word, dtype in [(0x7F800001, np.uint32), (0x7FA00000, np.uint32)]:
+        snan = np.array([word], dtype=dtype).view(np.float32)
+        assert np.isnan(round_to(snan, "bfloat16")).all()
+        assert np.isnan(round_to(snan[0], "float16"))
+        assert float_bits(snan[0], "float32") == "0 11111111 10000000000000000000000"
+    snan16 = np.array([0x7C01], dtype=np.uint16).view(np.float16)
+    assert np.isnan(round_to(snan16, "float32")).all()
 
 
 def exact_round(x, f):
@@ -332,6 +367,24 @@ def test_cos_sin_tables():
     # float16 positions past 65519 are infinite: no cosine
     c, s = rope_cos_sin(m, 16, compute="float16")
     assert np.isnan(c[m > 65519]).all() and np.isfinite(s[m <= 65519]).all()
+
+
+def test_an_infinite_position_times_a_zero_frequency_is_nan_silently():
+    # base 1e10: the slowest float16 frequencies round to 0; position 70000
+    # is infinite in float16; inf * 0 is NaN in IEEE arithmetic, no warning
+    angles = rope_angles([70000], 64, base=1e10, compute="float16")
+    theta16 = round_to(frequencies(64, base=1e10), "float16")
+    assert np.any(theta16 == 0) and np.any(theta16 > 0)
+    assert np.isnan(angles[0, theta16 == 0]).all() and np.isposinf(angles[0, theta16 > 0]).all()
+    cos, sin = rope_cos_sin([70000], 64, base=1e10, compute="float16")
+    assert np.isnan(cos).all() and np.isnan(sin).all()
+
+
+@pytest.mark.parametrize("odd", ["", 0, False, []])
+@pytest.mark.parametrize("name", ["position_format", "frequency_format"])
+def test_a_falsy_format_is_refused_not_taken_for_compute(name, odd):
+    with pytest.raises(ValueError, match=f"{name} must be one of"):
+        rope_angles([1, 2], 8, compute="float32", **{name: odd})
 
 
 def test_rope_helpers_refuse_bad_input():
