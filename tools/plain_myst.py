@@ -19,7 +19,8 @@ built book numbers and names it:
   title when it is another page) or "Exercise 2.3"; titles are in italics;
 - ``{term}`` its text, ``{math}`` ``$...$``, a ``{py:...}`` role its name as
   code, any other role its text; ``[text](#target)`` links their text;
-- ``(label)=`` target lines and ``%`` comment lines are dropped;
+- ``(label)=`` target lines and ``%`` comment lines are dropped; a
+  labelled equation gets its number as a MathJax ``\\tag``;
 - directives: an exercise becomes a bold "Exercise 1.1 (Title)" line above
   its task; admonitions (``{admonition}``, ``{note}``, ...) a bold title
   and their body between two rules; ``{math}`` ``$$ ... $$``; a code block
@@ -68,7 +69,7 @@ TARGET_LINE_RE = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=[ \t]*\n?", re.M)
 COMMENT_LINE_RE = re.compile(r"^%[^\n]*\n?", re.M)
 HEADING_RE = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$", re.M)
 LABELLED_SECTION_RE = re.compile(r"^\((?P<label>[^()\s]+)\)=[ \t]*\n(?:[ \t]*\n)*#{1,6}[ \t]+(?P<title>.+?)[ \t]*$", re.M)
-LABELLED_EQUATION_RE = re.compile(r"^\$\$.*?\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$", re.M | re.S)
+LABELLED_EQUATION_RE = re.compile(r"^\$\$(?:(?!\$\$).)*\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$", re.M | re.S)
 # Inline: a role, a code span, or a link to a target of the book.
 INLINE_RE = re.compile(
     r"(?P<role>(?<!\\)\{(?P<name>[\w:+-]+)\}`(?P<content>[^`]*)`)"
@@ -408,7 +409,15 @@ class Book:
     def _plain_text(self, text, here):
         text = TARGET_LINE_RE.sub("", text)
         text = COMMENT_LINE_RE.sub("", text)
+        text = LABELLED_EQUATION_RE.sub(lambda m: self._tagged(m[0], m["label"]), text)
         return self.plain_inline(text, here)
+
+    def _tagged(self, block, label):
+        """A labelled display ``$$ ... $$ (label)`` as ``$$ ... \\tag{1.2} $$``:
+        Jupyter's MathJax shows the number the book gives it."""
+        doc = self._find("equations", label)
+        body = block[:block.rindex("$$")].rstrip()
+        return f"{body}\n\\tag{{{doc.numbered(doc.equations[label])}}}\n$$"
 
     def _plain_block(self, m, here):
         info = DIRECTIVE_INFO_RE.match(m["info"].strip())
@@ -422,7 +431,10 @@ class Book:
             fence = "`" * max([3] + [len(t) + 1 for t in re.findall(r"^[ \t]*(`{3,})", body, re.M)])
             block = f"{fence}{arg}\n{body}\n{fence}"
         elif name == "math":
-            block = f"$$\n{body}\n$$"
+            label = options.get("label")
+            doc = self._find("equations", label) if label else None
+            tag = f"\n\\tag{{{doc.numbered(doc.equations[label])}}}" if doc else ""
+            block = f"$$\n{body}{tag}\n$$"
         elif name == "exercise":
             number = self.exercise_number(options.get("label", ""))
             heading = f"{EXERCISE_WORD} {number}" if number else EXERCISE_WORD
