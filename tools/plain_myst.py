@@ -552,9 +552,12 @@ def plain_page(path, book):
     return book.plain(path.read_text(), path.stem) + "\n"
 
 
-ROLE_NAMES_LEFT_RE = re.compile(r"\{(cite(:\w+)?|numref|ref|doc|term|eq)\}`")
+ROLE_NAMES_LEFT_RE = re.compile(r"\{(cite(:\w+)?|numref|ref|doc|term|eq)\}`[^`\n]+`")
 
 
 def leftover_roles(text):
-    """The MyST roles a plain edition must not show, found in ``text``."""
+    """The MyST roles a plain edition must not show, found in the markdown
+    ``text`` (outside code, where a role is shown as written on purpose)."""
+    text = FENCE_RE.sub(lambda m: m[0] if DIRECTIVE_INFO_RE.match(m["info"].strip()) else "", text)
+    text = INLINE_RE.sub(lambda m: "" if m["code"] else m[0], text)
     return [m[0] for m in ROLE_NAMES_LEFT_RE.finditer(text)]

@@ -842,3 +842,114 @@ def test_every_notebook_converts_to_otter(path):
     nb = classroom.otter_notebook(read(path), module=module_name(path))
     questions = [c for c in nb.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
     assert len(questions) == len(exercises_of(path))
+
+
+# --- plain Markdown (tools/plain_myst.py), on a small book of its own ----------
+
+MINI_BIB = """\
+@article{zed2020,
+  title = {Zed's Paper}, author = {Zed, Ann and Young, Bo and Xu, Cy}, journal = {J}, year = {2020}}
+@article{abel2021a,
+  title = {First}, author = {Abel, Dee}, journal = {J}, year = {2021}}
+@article{abel2021b,
+  title = {Second}, author = {Abel, Dee}, journal = {J}, year = {2021}}
+"""
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    """A book of two numbered chapters (a notebook and a markdown page) and an
+    unnumbered page, with a bibliography: its :class:`plain_myst.Book`."""
+    root = tmp_path_factory.mktemp("mini")
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n"
+        "  - caption: Chapters\n    numbered: true\n    chapters:\n      - file: one\n      - file: two\n"
+        "  - caption: Reference\n    chapters:\n      - file: notes\n")
+    (root / "_config.yml").write_text("title: Mini\nbibtex_bibfiles:\n  - refs.bib\n")
+    (root / "refs.bib").write_text(MINI_BIB)
+    (root / "index.md").write_text("# Mini\n\n{cite:p}`zed2020,abel2021a,abel2021b`\n")
+    figure = nbformat.v4.new_code_cell("plot()")
+    figure.metadata["mystnb"] = {"figure": {"name": "fig-one-a", "caption": "A {term}`thing`, see {eq}`eq-one`."}}
+    one = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Chapter one\n\n(one-sec)=\n## A section with $x$\n\n"
+                                      "$$\nx = 1\n$$ (eq-one)"),
+        figure,
+        nbformat.v4.new_markdown_cell(":::{exercise} Do it\n:label: ex-one-a\n\nTask.\n\n:::"),
+    ])
+    nbformat.write(one, root / "one.ipynb")
+    (root / "two.md").write_text("# Chapter two\n\n```{figure} x.png\n:name: fig-two-a\n\nCap.\n```\n\n"
+                                 "```{figure} y.png\n:name: fig-two-b\n\nCap.\n```\n")
+    (root / "notes.md").write_text("# Notes\n\n(notes-sec)=\n## Rotations\n\nText.\n")
+    return plain_myst.Book(root)
+
+
+@pytest.mark.parametrize("source, plain", [
+    ("{cite:t}`zed2020` showed", "Zed et al. (2020) showed"),
+    ("as shown {cite:p}`zed2020`.", "as shown (Zed et al., 2020)."),
+    ("{cite:p}`zed2020,abel2021b,abel2021a`", "(Abel, 2021a; Abel, 2021b; Zed et al., 2020)"),
+    ("{cite}`abel2021b`", "(Abel, 2021b)"),
+    ("{numref}`fig-one-a` and {numref}`fig-two-b`", "Figure 1.1 and Figure 2.2"),
+    ("{numref}`Plot %s <fig-two-a>`, {numref}`Plot {number} <fig-two-a>`", "Plot 2.1, Plot 2.1"),
+    ("{eq}`eq-one`", "(1.1)"),
+    ("{doc}`two` and {doc}`the notes <notes>`", "*Chapter two* and the notes"),
+    ("{ref}`one-sec`", "*A section with $x$*"),
+    ("{ref}`notes-sec`", "*Rotations* in *Notes*"),
+    ("{ref}`ex-one-a`, {numref}`ex-one-a`, {ref}`that one <ex-one-a>`", "Exercise 1.1, Exercise 1.1, that one"),
+    ("{term}`thing`, {term}`things <thing>`", "thing, things"),
+    ("{math}`x^2`, {py:func}`posenc.sinusoidal`, {abbr}`NN (neural net)`", "$x^2$, `posenc.sinusoidal`, NN (neural net)"),
+    ("[$d_k$](#d_k) and [the site](https://example.org)", "$d_k$ and [the site](https://example.org)"),
+    ("`{doc}` stays code", "`{doc}` stays code"),
+    ("```md\n{cite:p}`zed2020`\n(x)=\n```", "```md\n{cite:p}`zed2020`\n(x)=\n```"),
+    ("(target)=\n## Title\n% a comment\nText.", "## Title\nText."),
+    ("$$\nx = 1\n$$ (eq-one)", "$$\nx = 1\n\\tag{1.1}\n$$"),
+    (":::{admonition} Aside, {doc}`two`\n:class: dropdown\n\nBody {cite:p}`zed2020`.\n:::",
+     "---\n\n**Aside, *Chapter two***\n\nBody (Zed et al., 2020).\n\n---"),
+    ("```{note}\nMind it.\n```", "---\n\n**Note**\n\nMind it.\n\n---"),
+    (":::{exercise} Do it\n:label: ex-one-a\n\nTask {numref}`fig-one-a`.\n\n:::", "**Exercise 1.1 (Do it)**\n\nTask Figure 1.1."),
+    (":::{solution-start} ex-one-a\n:class: dropdown\n:::", ""),
+    ("```{math}\n:label: eq-m\ny\n```", "$$\ny\n$$"),
+    ("```{code-block} python\n:name: c\nx = 1\n```", "```python\nx = 1\n```"),
+    ("```{glossary}\n:sorted:\n\nzeta\n  Last {doc}`two`.\n\n$d_k$\nwidth\n  First.\n```",
+     "- **$d_k$**, **width**: First.\n- **zeta**: Last *Chapter two*."),
+])
+def test_plain_markdown(mini, source, plain):
+    assert mini.plain(source, "one") == plain
+    assert not plain_myst.leftover_roles(plain)
+
+
+def test_plain_book_numbers_chapters_and_their_figures(mini):
+    assert [(d.name, d.number) for d in mini.docs.values()] == [
+        ("index", None), ("one", 1), ("two", 2), ("notes", None)]
+    assert mini.figure_number("fig-one-a") == "1.1" and mini.figure_number("fig-two-b") == "2.2"
+    assert mini.caption(plain_myst.figure_of(nbformat.read(mini.root / "one.ipynb", as_version=4).cells[1]),
+                        "one") == "**Figure 1.1.** A thing, see (1.1)."
+
+
+def test_leftover_roles_finds_roles_outside_code():
+    assert plain_myst.leftover_roles("see {doc}`two` and {cite:p}`a,b`") == ["{doc}`two`", "{cite:p}`a,b`"]
+    assert plain_myst.leftover_roles("`{doc}` or ``{ref}`x` `` or\n```\n{term}`y`\n```") == []
+
+
+@pytest.mark.parametrize("source, message", [
+    ("{cite:p}`nobody2020`", "no entry for the citation key"),
+    ("{cite:year}`zed2020`", "not a citation role"),
+    ("{numref}`fig-none`", "no figure or exercise"),
+    ("{doc}`three`", "not a page of the book"),
+    ("{ref}`nowhere`", "no section, figure or exercise"),
+    ("{eq}`eq-none`", "no labelled equation"),
+])
+def test_plain_markdown_names_what_it_cannot_resolve(mini, source, message):
+    with pytest.raises(ValueError, match=message):
+        mini.plain(source, "one")
+
+
+def test_plain_notebook_drops_the_gates_and_puts_captions_under_figures(mini):
+    nb = nbformat.read(mini.root / "one.ipynb", as_version=4)
+    nb.cells += [nbformat.v4.new_markdown_cell(":::{solution-start} ex-one-a\n:class: dropdown\n:::"),
+                 nbformat.v4.new_markdown_cell(":::{solution-end}\n:::")]
+    plain = plain_myst.plain_notebook(nb, mini, "one")
+    assert [c.cell_type for c in plain.cells] == ["markdown", "code", "markdown", "markdown"]
+    assert plain.cells[2].id == plain.cells[1].id + "-caption"
+    assert plain.cells[2].source == "**Figure 1.1.** A thing, see (1.1)."
+    assert plain.cells[0].source == "# Chapter one\n\n## A section with $x$\n\n$$\nx = 1\n\\tag{1.1}\n$$"
+    assert len(nb.cells) == 5  # the notebook itself is unchanged
