@@ -6,9 +6,10 @@ Two blocks of the page are written here, between ``% BEGIN ...`` and
 
 - **dependencies**: which earlier chapters each chapter and appendix builds
   on. A chapter that states it in its opening (a paragraph before its first
-  section that starts with "Prerequisites", "Assumes", "Needs" or "This
-  chapter assumes/needs/builds on") is taken at its word: the chapters it
-  names there, by a ``{doc}`` link or as "chapter 5" / "chapters 5 and 6".
+  section that starts with "Prerequisites", "Assumes" or "Needs", or says
+  "This chapter assumes/needs/builds on/relies on/requires ...") is taken at
+  its word: the chapters it names there, by a ``{doc}`` link or as
+  "chapter 5" / "chapters 5 and 6".
   Otherwise its references (``{doc}``, ``{ref}``, ``{numref}``, ``{eq}``)
   to earlier chapters are listed.
 - **times**: for each chapter and appendix, the time to read it and run its
@@ -112,7 +113,12 @@ class Chapter:
         return int(step * round(minutes_per_exercise() * self.exercises / step)), False
 
 
-OPENING_RE = re.compile(r"^\W*(prerequisites?|assumes|needs|this chapter (assumes|needs|builds on))\b", re.I)
+# A prerequisite statement: a paragraph that starts with "Prerequisites"
+# (bold or not) or "Assumes"/"Needs", or that says the chapter assumes,
+# needs, builds on or relies on something ("This chapter needs chapters 5
+# and 6"; "It assumes {doc}`05_rel`").
+OPENING_RE = re.compile(r"^\W*(prerequisites?|assumes|needs)\b|\bprerequisites?\b"
+                        r"|\b(chapter|it|appendix)\s+(assumes|needs|builds on|relies on|requires)\b", re.I)
 CHAPTER_NUMBERS_RE = re.compile(r"\bchapters?\s+(\d+(?:\s*(?:,|and|or|&)\s*\d+)*)", re.I)
 REFERENCE_RE = re.compile(r"\{(doc|ref|numref|eq)\}`(?:[^`<]*<)?(?P<target>[^`>]+)>?`")
 
@@ -134,7 +140,7 @@ def stated_prerequisites(cells, book):
     """The chapters that the opening's prerequisite statement names, or None
     if the opening has no such statement."""
     for paragraph in re.split(r"\n\s*\n", _opening(cells)):
-        if not OPENING_RE.match(paragraph):
+        if not OPENING_RE.search(paragraph):
             continue
         names = [book.doc(m["target"]).name for m in REFERENCE_RE.finditer(paragraph) if m[1] == "doc"]
         numbers = {int(n) for m in CHAPTER_NUMBERS_RE.finditer(paragraph)

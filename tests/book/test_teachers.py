@@ -103,6 +103,7 @@ def _nb(*sources):
     ("This chapter assumes chapters 5 and 6.", ["05_rel", "06_length"]),
     ("Needs chapter 2 and the notation page.", ["02_sines"]),
     ("Prerequisites: Python and NumPy, nothing else.", []),
+    ("It reads best after the others: this chapter builds on {doc}`06_length`.", ["06_length"]),
 ])
 def test_a_stated_prerequisite_is_taken_at_its_word(opening, expected):
     book = Book()
@@ -112,7 +113,7 @@ def test_a_stated_prerequisite_is_taken_at_its_word(opening, expected):
 
 def test_without_a_statement_the_references_to_earlier_chapters_count():
     book = Book()
-    nb = _nb("# Title\n\nWhat a position signal needs: {doc}`07_stretch` later.",
+    nb = _nb("# Title\n\nWhat a position signal needs, and what a model needs: {doc}`07_stretch` later.",
              "## Section\n\nAs {ref}`where-position-enters` showed, and {numref}`fig-sin-bits`; "
              "{doc}`07_stretch` comes later.")
     assert teachers.stated_prerequisites(nb.cells, book) is None
