@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import importlib.util
 import pathlib
 import re
@@ -100,8 +101,9 @@ class Doc:
 
 
 def toc_files(root):
-    """The files of ``_toc.yml`` in the book's order, each with whether its
-    part is numbered: [(path without suffix, numbered)]."""
+    """The files of ``_toc.yml`` in the book's order, each with whether it is
+    a numbered chapter (a chapter of a part with ``numbered: true``; the book
+    has no sections in files of their own): [(path without suffix, numbered)]."""
     toc = yaml.safe_load((pathlib.Path(root) / "_toc.yml").read_text())
     found = [(toc["root"], False)]
 
@@ -109,7 +111,7 @@ def toc_files(root):
         for entry in entries or []:
             if "file" in entry:
                 found.append((entry["file"], numbered))
-            walk(entry.get("sections"), numbered)
+            walk(entry.get("sections"), False)  # a chapter's sections share its number
             walk(entry.get("chapters"), numbered)
 
     for part in toc.get("parts", []):
@@ -218,6 +220,7 @@ def _without_code(text):
     return FENCE_RE.sub(blank, text)
 
 
+@functools.cache
 def _site_style():
     """``book/_ext/posenc_site.py``, the site's extension, for its author-year style."""
     path = ROOT / "book" / "_ext" / "posenc_site.py"
