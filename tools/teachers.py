@@ -205,7 +205,8 @@ def _minutes(m):
 def dependencies_block(chs):
     lines = ["| Chapter | Builds on | From |", "|---|---|---|"]
     for ch in chs:
-        on = ", ".join(f"{{doc}}`{n}`" for n in ch.builds_on) or "nothing before it"
+        nothing = "no earlier chapter" if ch.stated else "(it links no earlier chapter)"
+        on = ", ".join(f"{{doc}}`{n}`" for n in ch.builds_on) or nothing
         source = "its opening's statement" if ch.stated else "its references to earlier chapters"
         lines.append(f"| {ch.number}. {{doc}}`{ch.name}` | {on} | {source} |")
     return "\n".join(lines)
