@@ -457,9 +457,9 @@ One notebook per chapter, with the solutions of the exercises taken out:
 
 {chapters}
 
-Beside them: `notation.md`, the symbols the chapters use; `glossary.md`,
-the terms they use before or without defining them; `references.md`,
-the works they cite.
+Beside them: [`notation.md`](notation.md), the symbols the chapters use;
+[`glossary.md`](glossary.md), the terms they use before or without
+defining them; [`references.md`](references.md), the works they cite.
 
 Each exercise has a cell that reads
 

@@ -384,7 +384,7 @@ def test_student_folder_has_the_pages_the_chapters_point_to(student):
     readme = (folder / "README.md").read_text()
     for page in ("notation.md", "glossary.md", "references.md"):
         text = (folder / page).read_text()
-        assert f"`{page}`" in readme, f"the student README does not name {page}"
+        assert f"[`{page}`]({page})" in readme, f"the student README does not link {page}"
         assert not plain_myst.leftover_roles(text), (page, plain_myst.leftover_roles(text))
         assert "```{" not in text and ":::{" not in text, f"{page} keeps a MyST directive"
     glossary = (folder / "glossary.md").read_text()
