@@ -16,11 +16,15 @@ directive as a code block (the task in monospace, its math untypeset,
 ``:label:`` on top), while a colon-fenced one reads as ordinary text with a
 ``:::{exercise} Title`` line above it. Jupyter Book builds both the same.
 
-The student edition has, cell for cell, the sources that ``nbgrader
-generate_assignment`` releases: every solution region (markers included)
-becomes ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the
-indentation of the ``# BEGIN SOLUTION`` line. Outputs and execution counts
-are cleared; everything else (check cells, metadata, cell ids) is kept.
+The student, nbgrader and Otter editions are read in any Jupyter, where
+MyST is not rendered: their markdown is made plain first
+(``tools/plain_myst.py``: roles as text, captions under their figures, the
+solution-gate cells dropped). The student edition then has, cell for cell,
+the sources that ``nbgrader generate_assignment`` releases from the
+nbgrader edition: every solution region (markers included) becomes
+``# YOUR CODE HERE`` / ``raise NotImplementedError()`` at the indentation
+of the ``# BEGIN SOLUTION`` line. Outputs and execution counts are cleared;
+everything else (check cells, metadata, cell ids) is kept.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import shutil
 
 import jsonschema
 import nbformat
+
+from tools.plain_myst import Book, plain_notebook, plain_page
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -397,13 +403,18 @@ def nbgrader_problems(nb):
 # --- the student edition ---------------------------------------------------------
 
 
-def student_notebook(nb):
+def student_notebook(nb, book=None, here=None):
     """The student edition of ``nb`` (a new notebook; ``nb`` is unchanged).
 
-    Raises ``ValueError`` where nbgrader would refuse the notebook: a
-    solution region outside a solution cell, or a broken region.
+    With ``book`` (a :class:`tools.plain_myst.Book`), the notebook, page
+    ``here`` of that book, is first made readable in any Jupyter
+    (:func:`tools.plain_myst.plain_notebook`): roles as plain text, no
+    solution-gate cells, captions under their figures. Then every solution
+    region is cleared as nbgrader clears it, and outputs and execution
+    counts go. Raises ``ValueError`` where nbgrader would refuse the
+    notebook: a solution region outside a solution cell, or a broken region.
     """
-    nb = copy.deepcopy(nb)
+    nb = copy.deepcopy(nb) if book is None else plain_notebook(nb, book, here)
     for i, cell in enumerate(nb.cells):
         if cell.cell_type in ("code", "markdown"):
             stub = CODE_STUB if cell.cell_type == "code" else TEXT_STUB
@@ -434,10 +445,22 @@ def solution_only_lines(nb):
     return {line for line in inside - outside if line and line not in (BEGIN, END)}
 
 
+# The pages that the chapters point to, shipped beside the student notebooks
+# in plain Markdown: {file in the folder: page of the book}.
+STUDENT_PAGES = {"notation.md": BOOK / "notation.md", "glossary.md": BOOK / "glossary.md"}
+REFERENCES_FILE = "references.md"
+
 STUDENT_README = """\
 # Positional Encoding, Computed: student edition
 
-One notebook per chapter, with the solutions of the exercises taken out.
+One notebook per chapter, with the solutions of the exercises taken out:
+
+{chapters}
+
+Beside them: [`notation.md`](notation.md), the symbols the chapters use;
+[`glossary.md`](glossary.md), the terms they use before or without
+defining them; [`references.md`](references.md), the works they cite.
+
 Each exercise has a cell that reads
 
     # YOUR CODE HERE
@@ -457,9 +480,39 @@ nothing but Python 3.11+, numpy, matplotlib and Jupyter:
 matplotlib and posenc: `.venv/bin/python -m pip install jupyterlab`, then
 `.venv/bin/jupyter lab _build/student/`.)
 
+## Plain text here, rendered in the book
+
+These notebooks are plain Markdown and read the same in JupyterLab,
+Jupyter Notebook, Colab or VS Code: a citation reads "Haviv et al.
+(2022)", a figure's caption sits under the cell that draws it (run the
+cell to see the figure), a cross-reference reads "Figure 1.4" or the
+section's title. The book's own notebooks (`book/*.ipynb` in its
+repository) are written in MyST Markdown, with those citations and
+references as links and the solutions behind a toggle. To read them
+rendered:
+
+- the book's website shows every chapter, with its outputs;
+- in a clone of the repository, `make lab` opens them in JupyterLab with
+  the jupyterlab-myst extension, which renders MyST;
+- in a JupyterLab of your own, `python -m pip install jupyterlab-myst`,
+  restart JupyterLab, and open the book's notebooks.
+
 Made by `make student` from the book's notebooks. Do not edit the book's
 own notebooks through this folder: it is rebuilt from scratch each time.
 """
+
+
+def student_readme(book, notebooks):
+    """The student README, listing each notebook with its chapter's title."""
+    from tools.plain_myst import Doc
+
+    lines = []
+    for path in map(pathlib.Path, notebooks):
+        doc = book.docs.get(path.stem) or Doc(path.stem)
+        number = f"{doc.number}. " if doc.number is not None else ""
+        title = book.plain_inline(doc.title, path.stem) if doc.title else path.stem
+        lines.append(f"- `{path.name}`: {number}{title}")
+    return STUDENT_README.format(chapters="\n".join(lines))
 
 
 def _runtime_requirements():
@@ -477,17 +530,18 @@ def _runtime_requirements():
 
 
 def _write_edition(notebooks, out, convert):
-    """Empty the folder ``out`` and write ``convert(nb)`` of each notebook to it,
-    with what the notebooks need beside them: the ``data/`` folder next to
-    the notebooks (the appendix's benchmark figures), if there is one, and a
-    copy of ``posenc``. Returns the paths of the notebooks written."""
+    """Empty the folder ``out`` and write ``convert(nb, path)`` of each
+    notebook to it, with what the notebooks need beside them: the ``data/``
+    folder next to the notebooks (the appendix's benchmark figures), if
+    there is one, and a copy of ``posenc``. Returns the paths of the
+    notebooks written."""
     out = pathlib.Path(out)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     written = []
     for path in map(pathlib.Path, notebooks):
-        nb = convert(nbformat.read(path, as_version=4))
+        nb = convert(nbformat.read(path, as_version=4), path)
         nbformat.validate(nb)
         nbformat.write(nb, out / path.name)
         written.append(out / path.name)
@@ -501,18 +555,32 @@ def _write_edition(notebooks, out, convert):
 def write_student(notebooks, out):
     """Write the student edition of ``notebooks`` to the folder ``out``.
 
-    ``out`` is emptied first. It receives one notebook per input, the
-    ``data/`` folder beside them if there is one, a copy of the ``posenc``
-    package, ``requirements.txt`` and ``README.md``. Returns
-    the paths of the notebooks written.
+    ``out`` is emptied first. It receives one notebook per input
+    (:func:`student_notebook`, in plain Markdown), the ``data/`` folder
+    beside them if there is one, a copy of the ``posenc`` package,
+    ``requirements.txt``, the notation page and the glossary as plain
+    Markdown (``notation.md``, ``glossary.md``), the works the book cites
+    (``references.md``) and ``README.md``. Returns the paths of the
+    notebooks written.
     """
-    written = _write_edition(notebooks, out, student_notebook)
+    book = plain_book(notebooks)
+    written = _write_edition(notebooks, out, lambda nb, path: student_notebook(nb, book, path.stem))
+    out = pathlib.Path(out)
     (out / "requirements.txt").write_text(
         "# What the student notebooks need (posenc's dependencies, same pins as the book)\n"
         + "\n".join(_runtime_requirements()) + "\n"
     )
-    (out / "README.md").write_text(STUDENT_README)
+    for name, page in STUDENT_PAGES.items():
+        (out / name).write_text(plain_page(page, book))
+    (out / REFERENCES_FILE).write_text(book.references_page())
+    (out / "README.md").write_text(student_readme(book, notebooks))
     return written
+
+
+def plain_book(notebooks=()):
+    """The :class:`tools.plain_myst.Book` of this repository, with
+    ``notebooks`` that are not among its pages (a test fixture) added."""
+    return Book(ROOT, extra=notebooks)
 
 
 # --- the exercises page ------------------------------------------------------------
@@ -575,21 +643,23 @@ def execution_problems(source_nb, executed_student_nb, *, module=CHECKER_MODULE)
 
     Every cell outside the exercises must run: one that fails uses something
     only a solution defines. Every check cell must fail: one that passes
-    without an answer checks nothing.
+    without an answer checks nothing. Cells are matched by their ids (the
+    student edition drops and adds markdown cells, never code cells).
     """
     exercises, _ = find_exercises(source_nb, module=module)
-    solution_cells = {e.cells["solution"] for e in exercises}
-    check_cells = {e.cells["check"]: e.label for e in exercises}
+    ids = [c.get("id") for c in source_nb.cells]
+    solution_cells = {ids[e.cells["solution"]] for e in exercises}
+    check_cells = {ids[e.cells["check"]]: e.label for e in exercises}
     problems = []
     for i, cell in enumerate(executed_student_nb.cells):
         if cell.cell_type != "code":
             continue
         errors = errors_of(cell)
-        if i in check_cells:
+        if cell.get("id") in check_cells:
             if not errors:
-                problems.append(f"cell {i + 1}: the check of {check_cells[i]} passes in the student "
+                problems.append(f"cell {i + 1}: the check of {check_cells[cell.id]} passes in the student "
                                 "edition, before any answer is written")
-        elif errors and i not in solution_cells:
+        elif errors and cell.get("id") not in solution_cells:
             err = errors[0]
             problems.append(f"cell {i + 1} raised {err.ename}: {err.evalue} in the student edition; "
                             "a cell outside the exercises must not depend on a solution\n"
@@ -748,19 +818,21 @@ def write_otter(notebooks, out):
 
     For each of ``notebooks`` that has exercises, ``out/<stem>/`` receives
     the Otter master notebook ``<stem>.ipynb`` (:func:`otter_notebook`,
-    assignment name ``<stem>``), a copy of ``posenc`` and the ``data/``
+    assignment name ``<stem>``, its markdown made plain by
+    :func:`tools.plain_myst.plain_notebook`), a copy of ``posenc`` and the ``data/``
     folder if the chapter has one; both are listed in the assignment config,
     so they travel to the students and into the autograder. What else the
     folder holds (``dist/``, submissions, results) is kept. Returns the paths
     of the notebooks written.
     """
     out = pathlib.Path(out)
+    book = plain_book(notebooks)
     written = []
     for path in chapters_with_exercises(notebooks):
         extra = ["data"] if (path.parent / "data").is_dir() else []
         nb = otter_notebook(nbformat.read(path, as_version=4), name=path.stem,
                             files=["posenc", *extra])
-        _chapter_folder(path, out / path.stem, nb)
+        _chapter_folder(path, out / path.stem, plain_notebook(nb, book, path.stem))
         written.append(out / path.stem / path.name)
     return written
 
@@ -782,8 +854,9 @@ def write_nbgrader(notebooks, out):
     """Write an nbgrader course folder with one assignment per chapter.
 
     ``out`` receives ``nbgrader_config.py`` and, for each of ``notebooks``
-    that has exercises, ``source/<stem>/`` holding the notebook as it is (the
-    book's notebooks are nbgrader source notebooks), a copy of ``posenc``
+    that has exercises, ``source/<stem>/`` holding the notebook (the book's
+    notebooks are nbgrader source notebooks) with its markdown made plain by
+    :func:`tools.plain_myst.plain_notebook`, a copy of ``posenc``
     and the ``data/`` folder if the chapter has one: ``nbgrader
     generate_assignment`` releases them with the notebook, and ``autograde``
     puts them back beside every submission. The rest of a course folder
@@ -794,9 +867,10 @@ def write_nbgrader(notebooks, out):
     out.mkdir(parents=True, exist_ok=True)
     (out / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
     written = []
+    book = plain_book(notebooks)
     for path in chapters_with_exercises(notebooks):
         folder = out / "source" / path.stem
-        _chapter_folder(path, folder, nbformat.read(path, as_version=4))
+        _chapter_folder(path, folder, plain_notebook(nbformat.read(path, as_version=4), book, path.stem))
         written.append(folder / path.name)
     return written
 

@@ -27,6 +27,11 @@ into one row per student: the score of each chapter, the total, the maximum.
 from the notebooks (``make exercises``); with ``--check`` it only says
 whether the page is up to date.
 
+``teachers [--check]`` rewrites the computed tables of book/teachers.md
+(which chapters build on which; reading and exercise times, see
+``tools/teachers.py``); with ``--check`` it only says whether they are up to
+date.
+
 Two commands keep the notebooks runnable outside this repository. Both are
 idempotent (a second run changes nothing) and, with ``--check``, only list
 what they would change:
@@ -290,6 +295,8 @@ def main(argv=None):
     tt.add_argument("out", type=pathlib.Path)
     pg = sub.add_parser("exercises", help="rewrite the exercise list of book/exercises.md")
     pg.add_argument("--check", action="store_true", help="only check that the page is up to date")
+    tc = sub.add_parser("teachers", help="rewrite the computed tables of book/teachers.md")
+    tc.add_argument("--check", action="store_true", help="only check that the tables are up to date")
     bs = sub.add_parser("bootstrap", help="insert or refresh the cell that installs posenc when missing")
     bs.add_argument("--check", action="store_true", help="only list the notebooks it would change")
     bs.add_argument("notebooks", nargs="*", type=pathlib.Path)
@@ -324,6 +331,20 @@ def main(argv=None):
     elif args.command == "totals":
         rows = classroom.student_totals(args.grades, args.out)
         print(f"wrote the totals of {len(rows)} student(s) to {args.out}")
+    elif args.command == "teachers":
+        from tools import teachers
+
+        page = teachers.PAGE
+        old = page.read_text()
+        new = teachers.teachers_page(old)
+        if args.check:
+            if new != old:
+                print(f"{page.name} is out of date: run `python -m tools.nbtools teachers`")
+                return 1
+            print(f"{page.name}: its tables follow the chapters")
+        elif new != old:
+            page.write_text(new)
+            print(f"updated {page}")
     elif args.command == "exercises":
         page = classroom.EXERCISES_PAGE
         old = page.read_text()

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import yaml
 
-from tools import classroom
+from tools import classroom, glossary_links, plain_myst
 import posenc
 from tools.paths import FIXTURES, ROOT, notebooks
 from test_notebooks import toc_files
@@ -293,23 +293,111 @@ def _run_student(path):
     return classroom.run_all_cells(nb, path.parent)
 
 
+@functools.cache
+def plain_book():
+    """The book's targets, with the fixture as an extra page (as write_student makes it)."""
+    return classroom.plain_book(ALL_NOTEBOOKS)
+
+
 @each_notebook
 def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, student):
+    """Cell for cell, by id: the gate cells are gone, a caption cell follows
+    each figure, code cells keep their source (solutions cleared), every
+    cell keeps its type and metadata, markdown is made plain."""
     source, target = read(path), nbformat.read(student[path], as_version=4)
     nbformat.validate(target)
     assert target.metadata == source.metadata
-    assert len(target.cells) == len(source.cells)
-    solution_cells = {ex.cells["solution"] for ex in exercises_of(path)}
-    for i, (a, b) in enumerate(zip(source.cells, target.cells)):
-        where = f"{name(path)}, cell {i + 1}"
-        assert (b.cell_type, b.get("id"), b.metadata) == (a.cell_type, a.get("id"), a.metadata), where
-        if i in solution_cells:
+    kept = [c for c in source.cells if not plain_myst.is_gate(c)]
+    gates = {ex.cells[r] for ex in exercises_of(path) for r in ("start", "end")}
+    assert len(source.cells) - len(kept) == len(gates)
+    expected_ids = []
+    for cell in kept:
+        expected_ids.append(cell.id)
+        if plain_myst.figure_of(cell).get("caption"):
+            expected_ids.append(plain_myst.caption_cell_id(cell))
+    assert [c.id for c in target.cells] == expected_ids
+    by_id = {c.id: c for c in target.cells}
+    solution_ids = {source.cells[ex.cells["solution"]].id for ex in exercises_of(path)}
+    for a in kept:
+        b = by_id[a.id]
+        where = f"{name(path)}, cell {a.id}"
+        assert (b.cell_type, b.metadata) == (a.cell_type, a.metadata), where
+        if a.id in solution_ids:
             assert b.source == classroom.clear_solution_regions(a.source), where
             assert classroom.CODE_STUB.split("\n")[1] in b.source, where
+        elif a.cell_type == "markdown":
+            assert b.source == plain_book().plain(a.source, path.stem), where
         else:
             assert b.source == a.source, f"{where} changed in the student edition"
         if b.cell_type == "code":
             assert b.outputs == [] and b.execution_count is None, f"{where} keeps its outputs"
+
+
+def student_problems(nb):
+    """What keeps a notebook of the student, nbgrader or Otter edition from
+    reading as plain Markdown: a MyST role or target line left in a markdown
+    cell, a figure whose caption is not the markdown cell under it."""
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            left = plain_myst.leftover_roles(cell.source)
+            if left:
+                problems.append(f"cell {i + 1}: MyST roles {left} left in the text")
+            if re.search(r"^\([^()\s]+\)=\s*$", cell.source, re.M):
+                problems.append(f"cell {i + 1}: a MyST target line (label)= left in the text")
+            if plain_myst.is_gate(cell):
+                problems.append(f"cell {i + 1}: a solution-gate cell, which only the book's toggle needs")
+        caption = plain_myst.figure_of(cell).get("caption")
+        if caption:
+            under = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
+            text = plain_book().plain_inline(caption).strip()
+            if under is None or under.cell_type != "markdown" or text not in under.source:
+                problems.append(f"cell {i + 1}: its figure's caption is not under it as text: {caption[:60]!r}")
+            elif not re.match(r"^\*\*Figure (\d+\.)?\d+\.\*\* ", under.source):
+                problems.append(f"cell {i + 2}: the caption does not start with its number: {under.source[:40]!r}")
+    return problems
+
+
+@each_notebook
+def test_student_edition_reads_without_myst(path, student):
+    """What Colab, VS Code and JupyterLab without jupyterlab-myst show: no
+    raw role, every figure's caption under it (issue 27)."""
+    target = nbformat.read(student[path], as_version=4)
+    problems = student_problems(target)
+    assert not problems, f"{name(path)}, student edition:\n" + "\n".join(problems)
+    html = markdown_it.MarkdownIt("commonmark").render(
+        "\n\n".join(c.source for c in target.cells if c.cell_type == "markdown"))
+    assert not re.search(r"\{(cite|numref|ref|doc|term|eq)", html)
+
+
+def test_the_plain_check_finds_roles_and_missing_captions():
+    """The check above can fail: the book's own notebooks (MyST) fail it."""
+    problems = student_problems(read(BOOK_NOTEBOOKS[0]))
+    assert any("MyST roles" in p for p in problems) and any("caption" in p for p in problems)
+    assert any("target line" in p for p in problems) and any("solution-gate" in p for p in problems)
+    problems = student_problems(read(FIXTURE))
+    assert any("{numref}" in p for p in problems) and any("{eq}" in p for p in problems)
+
+
+def test_student_folder_has_the_pages_the_chapters_point_to(student):
+    folder = student[BOOK_NOTEBOOKS[0]].parent
+    readme = (folder / "README.md").read_text()
+    for page in ("notation.md", "glossary.md", "references.md"):
+        text = (folder / page).read_text()
+        assert f"[`{page}`]({page})" in readme, f"the student README does not link {page}"
+        assert not plain_myst.leftover_roles(text), (page, plain_myst.leftover_roles(text))
+        assert "```{" not in text and ":::{" not in text, f"{page} keeps a MyST directive"
+    glossary = (folder / "glossary.md").read_text()
+    entries = glossary_links.read_glossary()
+    for entry in entries:
+        assert re.search(rf"^- \*\*{re.escape(entry.terms[0])}\*\*", glossary, re.M), entry.terms[0]
+    notation = (folder / "notation.md").read_text()
+    assert "## Angles and rotations" in notation and "(notation-rotations)=" not in notation
+    assert "Haviv et al., 2022" in (folder / "references.md").read_text()
+    # How to see the book rendered
+    assert "make lab" in readme and "jupyterlab-myst" in readme
+    for path in BOOK_NOTEBOOKS:
+        assert f"`{path.name}`: " in readme
 
 
 @each_notebook
@@ -359,13 +447,17 @@ def test_student_notebook_fails_only_at_exercise_cells(path, student):
 
 def test_student_fixture_stops_at_each_stub_and_runs_the_rest(student):
     executed = _run_student(student[FIXTURE])
+    by_id = {c.id: c for c in executed.cells}
+    source = read(FIXTURE)
     for ex in exercises_of(FIXTURE):
-        solution, check = (executed.cells[ex.cells[r]] for r in ("solution", "check"))
+        solution, check = (by_id[source.cells[ex.cells[r]].id] for r in ("solution", "check"))
         assert [e.ename for e in classroom.errors_of(solution)] == ["NotImplementedError"]
         assert classroom.errors_of(check), ex.label
-    last = executed.cells[-1]
-    assert not classroom.errors_of(last)
-    assert last.outputs[0].data["text/plain"] == "array([1.4142, 1.4142, 1.4142])"
+    after = next(c for c in executed.cells if c.source.startswith("np.linalg.norm(posenc.sinusoidal(3, 4)"))
+    assert not classroom.errors_of(after)
+    assert after.outputs[0].data["text/plain"] == "array([1.4142, 1.4142, 1.4142])"
+    figure = by_id["demo-fig"]
+    assert not classroom.errors_of(figure) and "image/png" in figure.outputs[0].data
 
 
 def test_make_student_writes_the_edition():
@@ -432,14 +524,70 @@ def test_book_html_numbers_exercises_and_hides_solutions(built_book):
             assert f'href="{path.stem}.html#{ex.label}"' in page, f"exercises page does not link {ex.label}"
 
 
+def test_plain_text_names_and_numbers_as_the_built_book(built_book):
+    """What the plain editions write for a role is what the built book shows
+    for it: figure numbers (each figure's caption and each {numref}, in
+    order), exercise numbers, chapter titles for {doc}, section titles for
+    {ref}, author-year labels for citations."""
+    book = plain_book()
+    for path in BOOK_NOTEBOOKS:
+        doc = book.docs[path.stem]
+        soup = bs4.BeautifulSoup((built_book / "book" / (path.stem + ".html")).read_text(), "html.parser")
+        where = name(path)
+        # the chapter's title, and its number in the book (numbered parts of _toc.yml)
+        h1 = soup.select_one("article h1").get_text(" ", strip=True).rstrip("#").strip()
+        assert h1 == f"{doc.number}. {doc.title}", where
+        # each figure, by its id: "Fig. 1.4 ..."
+        html_figures = {f["id"]: re.match(r"Fig\. (\d+\.\d+)", f.figcaption.get_text(" ", strip=True))[1]
+                        for f in soup.select("figure[id]") if f.figcaption}
+        assert html_figures == {n: book.figure_number(n) for n in doc.figures}, where
+        # each {numref} to a figure and {ref} to an exercise, in order: "Fig. 1.4", "Exercise 1.4"
+        roles = [(m[1], m[2]) for c in read(path).cells if c.cell_type == "markdown"
+                 for m in re.finditer(r"\{(numref|ref)\}`([^`<]+)`", c.source)
+                 if book.figure_number(m[2]) or book.exercise_number(m[2])]
+        shown = [a.get_text(" ", strip=True) for a in soup.select("article a span.std-numref")]
+        expected = [f"Fig. {book.figure_number(t)}" if book.figure_number(t) else f"Exercise {book.exercise_number(t)}"
+                    for _, t in roles]
+        assert expected == shown, where
+        assert [book.role(r, t, path.stem) for r, t in roles] == [e.replace("Fig.", "Figure") for e in expected]
+        # each exercise: "Exercise 2.3"
+        for label in doc.exercises:
+            box = soup.find(id=label)
+            assert box is not None and f"Exercise {book.exercise_number(label)} " in box.get_text(" "), label
+        # {ref} to a section: its title, as the link in the book reads
+        links = {(a.parent["href"].split("#")[-1], a.get_text(" ", strip=True))
+                 for a in soup.select("article a.reference.internal span.std-ref")}
+        for c in read(path).cells:
+            for target in re.findall(r"\{ref\}`([^`<]+)`", c.source if c.cell_type == "markdown" else ""):
+                section = book._find("sections", target)
+                if section is not None:
+                    title = section.sections[target]
+                    assert (target, title.replace("$", "")) in links, (where, target)  # math as TeX
+                    expected = f"*{title}*" + ("" if section.name == path.stem else f" in *{section.title}*")
+                    assert book.role("ref", target, path.stem) == expected
+        # citations: "Haviv et al. (2022)" where the book shows "Haviv et al. [2022]"; the
+        # labels of the references page (below) keep 2023a and 2023b apart, the text does not
+        text = " ".join(soup.select_one("article").get_text(" ").split()).replace(" ,", ",")
+        text = text.replace("[ ", "[").replace(" ]", "]")
+        for key in doc.cited:
+            who, year = book.labels[key]
+            year = year.rstrip("abcdefghijklmnopqrstuvwxyz")
+            assert f"{who}, {year}" in text or f"{who} [{year}]" in text, (where, key)
+    references = bs4.BeautifulSoup((built_book / "book" / "references.html").read_text(), "html.parser")
+    labels = {" ".join(span.get_text(" ").strip().strip("[]").split()).replace(" ,", ",")
+              for span in references.select("article .label")}
+    assert labels == {f"{who}, {year}" for who, year in book.labels.values()}
+
+
 @pytest.fixture(scope="module")
 def demo_book(tmp_path_factory):
     """A two-chapter Jupyter Book made of two copies of the fixture, built strictly."""
     root = tmp_path_factory.mktemp("demo_book")
-    for stem in ("ch1", "ch2"):
-        text = FIXTURE.read_text().replace("ex-demo-", f"ex-{stem}-")
+    for stem in ("ch1", "ch2"):  # labels unique in the book: ex-ch1-norms, fig-ch1-norms, ...
+        text = FIXTURE.read_text().replace("-demo-", f"-{stem}-")
         (root / f"{stem}.ipynb").write_text(text)
-    (root / "index.md").write_text("# Demo\n\nA book made of the exercise fixture.\n")
+    (root / "index.md").write_text("# Demo\n\nA book made of the exercise fixture.\n\n"
+                                   "```{glossary}\nrow norm\n  The length of a row.\n```\n")
     page = f"# Exercises\n\n{classroom.PAGE_BEGIN}\n{classroom.PAGE_END}\n"
     (root / "exercises.md").write_text(
         classroom.exercises_page(page, [root / "ch1.ipynb", root / "ch2.ipynb"]))
@@ -474,6 +622,37 @@ def test_fixture_html_numbers_exercises_per_chapter(demo_book):
                      "Exercise 2.1 : Row norms", "Exercise 2.2 : The slowest pair"]
     links = [(a.get_text(strip=True), a["href"]) for a in listing.select("article h2 a.reference")]
     assert links == [("Exercise demo", "ch1.html"), ("Exercise demo", "ch2.html")]
+
+
+def test_fixture_plain_text_numbers_as_the_demo_book(demo_book):
+    """The plain edition numbers what the fixture's roles point to as the
+    strict build of the two-chapter demo book does: the figure and its
+    {numref}, the labelled equation and its {eq}, the {ref} to an
+    exercise and to a section."""
+    book = plain_myst.Book(demo_book.parent.parent)
+    for chapter, stem in enumerate(("ch1", "ch2"), start=1):
+        soup = bs4.BeautifulSoup((demo_book / f"{stem}.html").read_text(), "html.parser")
+        figure = soup.select_one(f"figure#fig-{stem}-norms figcaption")
+        assert figure.get_text(" ", strip=True).startswith(f"Fig. {chapter}.1 ")
+        assert book.figure_number(f"fig-{stem}-norms") == f"{chapter}.1"
+        text = plain_html_text(soup)
+        nb = nbformat.read(demo_book.parent.parent / f"{stem}.ipynb", as_version=4)
+        source = next(c.source for c in nb.cells if "{numref}" in c.source)
+        plain = " ".join(book.plain(source, stem).split())
+        assert f"\\tag{{{chapter}.1}}" in plain and f"(eq-{stem}-norm)" not in plain
+        assert f"Figure {chapter}.1 draws" in plain and f"Fig. {chapter}.1 draws" in text
+        assert f"which ({chapter}.1) gives" in plain and f"which ({chapter}.1) gives" in text
+        assert f"and Exercise {chapter}.1 asks" in plain and f"and Exercise {chapter}.1 asks" in text
+        assert "The section is *A figure, and references to it*;" in plain
+        assert "The section is A figure, and references to it ;" in text
+        assert "its row norm is" in plain and "its row norm is" in text
+
+
+def plain_html_text(soup):
+    """The article's text, with math and spacing left out, for comparisons."""
+    for math in soup.select("span.math, div.math, mjx-container, script"):
+        math.decompose()
+    return " ".join(soup.select_one("article").get_text(" ").split())
 
 
 def test_fixture_html_hides_the_solution_code_in_the_dropdown(demo_book):
@@ -663,3 +842,114 @@ def test_every_notebook_converts_to_otter(path):
     nb = classroom.otter_notebook(read(path), module=module_name(path))
     questions = [c for c in nb.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
     assert len(questions) == len(exercises_of(path))
+
+
+# --- plain Markdown (tools/plain_myst.py), on a small book of its own ----------
+
+MINI_BIB = """\
+@article{zed2020,
+  title = {Zed's Paper}, author = {Zed, Ann and Young, Bo and Xu, Cy}, journal = {J}, year = {2020}}
+@article{abel2021a,
+  title = {First}, author = {Abel, Dee}, journal = {J}, year = {2021}}
+@article{abel2021b,
+  title = {Second}, author = {Abel, Dee}, journal = {J}, year = {2021}}
+"""
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    """A book of two numbered chapters (a notebook and a markdown page) and an
+    unnumbered page, with a bibliography: its :class:`plain_myst.Book`."""
+    root = tmp_path_factory.mktemp("mini")
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n"
+        "  - caption: Chapters\n    numbered: true\n    chapters:\n      - file: one\n      - file: two\n"
+        "  - caption: Reference\n    chapters:\n      - file: notes\n")
+    (root / "_config.yml").write_text("title: Mini\nbibtex_bibfiles:\n  - refs.bib\n")
+    (root / "refs.bib").write_text(MINI_BIB)
+    (root / "index.md").write_text("# Mini\n\n{cite:p}`zed2020,abel2021a,abel2021b`\n")
+    figure = nbformat.v4.new_code_cell("plot()")
+    figure.metadata["mystnb"] = {"figure": {"name": "fig-one-a", "caption": "A {term}`thing`, see {eq}`eq-one`."}}
+    one = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Chapter one\n\n(one-sec)=\n## A section with $x$\n\n"
+                                      "$$\nx = 1\n$$ (eq-one)"),
+        figure,
+        nbformat.v4.new_markdown_cell(":::{exercise} Do it\n:label: ex-one-a\n\nTask.\n\n:::"),
+    ])
+    nbformat.write(one, root / "one.ipynb")
+    (root / "two.md").write_text("# Chapter two\n\n```{figure} x.png\n:name: fig-two-a\n\nCap.\n```\n\n"
+                                 "```{figure} y.png\n:name: fig-two-b\n\nCap.\n```\n")
+    (root / "notes.md").write_text("# Notes\n\n(notes-sec)=\n## Rotations\n\nText.\n")
+    return plain_myst.Book(root)
+
+
+@pytest.mark.parametrize("source, plain", [
+    ("{cite:t}`zed2020` showed", "Zed et al. (2020) showed"),
+    ("as shown {cite:p}`zed2020`.", "as shown (Zed et al., 2020)."),
+    ("{cite:p}`zed2020,abel2021b,abel2021a`", "(Abel, 2021a; Abel, 2021b; Zed et al., 2020)"),
+    ("{cite}`abel2021b`", "(Abel, 2021b)"),
+    ("{numref}`fig-one-a` and {numref}`fig-two-b`", "Figure 1.1 and Figure 2.2"),
+    ("{numref}`Plot %s <fig-two-a>`, {numref}`Plot {number} <fig-two-a>`", "Plot 2.1, Plot 2.1"),
+    ("{eq}`eq-one`", "(1.1)"),
+    ("{doc}`two` and {doc}`the notes <notes>`", "*Chapter two* and the notes"),
+    ("{ref}`one-sec`", "*A section with $x$*"),
+    ("{ref}`notes-sec`", "*Rotations* in *Notes*"),
+    ("{ref}`ex-one-a`, {numref}`ex-one-a`, {ref}`that one <ex-one-a>`", "Exercise 1.1, Exercise 1.1, that one"),
+    ("{term}`thing`, {term}`things <thing>`", "thing, things"),
+    ("{math}`x^2`, {py:func}`posenc.sinusoidal`, {abbr}`NN (neural net)`", "$x^2$, `posenc.sinusoidal`, NN (neural net)"),
+    ("[$d_k$](#d_k) and [the site](https://example.org)", "$d_k$ and [the site](https://example.org)"),
+    ("`{doc}` stays code", "`{doc}` stays code"),
+    ("```md\n{cite:p}`zed2020`\n(x)=\n```", "```md\n{cite:p}`zed2020`\n(x)=\n```"),
+    ("(target)=\n## Title\n% a comment\nText.", "## Title\nText."),
+    ("$$\nx = 1\n$$ (eq-one)", "$$\nx = 1\n\\tag{1.1}\n$$"),
+    (":::{admonition} Aside, {doc}`two`\n:class: dropdown\n\nBody {cite:p}`zed2020`.\n:::",
+     "---\n\n**Aside, *Chapter two***\n\nBody (Zed et al., 2020).\n\n---"),
+    ("```{note}\nMind it.\n```", "---\n\n**Note**\n\nMind it.\n\n---"),
+    (":::{exercise} Do it\n:label: ex-one-a\n\nTask {numref}`fig-one-a`.\n\n:::", "**Exercise 1.1 (Do it)**\n\nTask Figure 1.1."),
+    (":::{solution-start} ex-one-a\n:class: dropdown\n:::", ""),
+    ("```{math}\n:label: eq-m\ny\n```", "$$\ny\n$$"),
+    ("```{code-block} python\n:name: c\nx = 1\n```", "```python\nx = 1\n```"),
+    ("```{glossary}\n:sorted:\n\nzeta\n  Last {doc}`two`.\n\n$d_k$\nwidth\n  First.\n```",
+     "- **$d_k$**, **width**: First.\n- **zeta**: Last *Chapter two*."),
+])
+def test_plain_markdown(mini, source, plain):
+    assert mini.plain(source, "one") == plain
+    assert not plain_myst.leftover_roles(plain)
+
+
+def test_plain_book_numbers_chapters_and_their_figures(mini):
+    assert [(d.name, d.number) for d in mini.docs.values()] == [
+        ("index", None), ("one", 1), ("two", 2), ("notes", None)]
+    assert mini.figure_number("fig-one-a") == "1.1" and mini.figure_number("fig-two-b") == "2.2"
+    assert mini.caption(plain_myst.figure_of(nbformat.read(mini.root / "one.ipynb", as_version=4).cells[1]),
+                        "one") == "**Figure 1.1.** A thing, see (1.1)."
+
+
+def test_leftover_roles_finds_roles_outside_code():
+    assert plain_myst.leftover_roles("see {doc}`two` and {cite:p}`a,b`") == ["{doc}`two`", "{cite:p}`a,b`"]
+    assert plain_myst.leftover_roles("`{doc}` or ``{ref}`x` `` or\n```\n{term}`y`\n```") == []
+
+
+@pytest.mark.parametrize("source, message", [
+    ("{cite:p}`nobody2020`", "no entry for the citation key"),
+    ("{cite:year}`zed2020`", "not a citation role"),
+    ("{numref}`fig-none`", "no figure or exercise"),
+    ("{doc}`three`", "not a page of the book"),
+    ("{ref}`nowhere`", "no section, figure or exercise"),
+    ("{eq}`eq-none`", "no labelled equation"),
+])
+def test_plain_markdown_names_what_it_cannot_resolve(mini, source, message):
+    with pytest.raises(ValueError, match=message):
+        mini.plain(source, "one")
+
+
+def test_plain_notebook_drops_the_gates_and_puts_captions_under_figures(mini):
+    nb = nbformat.read(mini.root / "one.ipynb", as_version=4)
+    nb.cells += [nbformat.v4.new_markdown_cell(":::{solution-start} ex-one-a\n:class: dropdown\n:::"),
+                 nbformat.v4.new_markdown_cell(":::{solution-end}\n:::")]
+    plain = plain_myst.plain_notebook(nb, mini, "one")
+    assert [c.cell_type for c in plain.cells] == ["markdown", "code", "markdown", "markdown"]
+    assert plain.cells[2].id == plain.cells[1].id + "-caption"
+    assert plain.cells[2].source == "**Figure 1.1.** A thing, see (1.1)."
+    assert plain.cells[0].source == "# Chapter one\n\n## A section with $x$\n\n$$\nx = 1\n\\tag{1.1}\n$$"
+    assert len(nb.cells) == 5  # the notebook itself is unchanged

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 import yaml
 
-from tools import classroom
+from tools import classroom, plain_myst
 from tools.paths import ROOT, notebooks
 
 CHAPTERS = classroom.chapters_with_exercises(notebooks())
@@ -73,6 +73,22 @@ def test_otter_check_cell_needs_the_stored_correct_output():
     assert cell.source.startswith("assert")  # the book's cell is unchanged
 
 
+def plain_problems(nb):
+    """Raw MyST left in an edition's markdown, or a figure without its caption under it."""
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and plain_myst.leftover_roles(cell.source):
+            problems.append(f"cell {i + 1}: {plain_myst.leftover_roles(cell.source)}")
+        if cell.cell_type == "markdown" and (plain_myst.is_gate(cell) or re.search(r"^\([^()\s]+\)=\s*$",
+                                                                                    cell.source, re.M)):
+            problems.append(f"cell {i + 1}: a gate cell or a target line")
+        if plain_myst.figure_of(cell).get("caption"):
+            under = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
+            if under is None or not re.match(r"\*\*Figure \d+\.\d+\.\*\* ", under.source):
+                problems.append(f"cell {i + 1}: no numbered caption under the figure")
+    return problems
+
+
 def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path):
     out = tmp_path / "otter"
     written = classroom.write_otter(notebooks(), out)
@@ -80,6 +96,7 @@ def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == [p.stem for p in CHAPTERS]  # no appendix
     for path in written:
         nb = nbformat.read(path, as_version=4)
+        assert not plain_problems(nb), (path.name, plain_problems(nb))  # plain Markdown (issue 27)
         config = yaml.safe_load(nb.cells[0].source)
         assert config["name"] == path.stem
         for name in config["files"]:
@@ -102,9 +119,14 @@ def test_make_nbgrader_writes_a_course_folder_and_keeps_the_rest(tmp_path):
     course = tmp_path / "course"
     written = classroom.write_nbgrader(notebooks(), course)
     assert [p.relative_to(course).parts[:2] for p in written] == [("source", p.stem) for p in CHAPTERS]
+    plain = classroom.plain_book()
     for path, book in zip(written, CHAPTERS):
         assert path.name == book.name
-        assert nbformat.read(path, as_version=4) == nbformat.read(book, as_version=4)
+        source = nbformat.read(book, as_version=4)
+        assert nbformat.read(path, as_version=4) == plain_myst.plain_notebook(source, plain, book.stem)
+        assert not plain_problems(nbformat.read(path, as_version=4)), path.name
+        assert plain_problems(source), "the check above cannot fail"
+        assert not classroom.nbgrader_problems(nbformat.read(path, as_version=4))
         assert (path.parent / "posenc" / "exercises" / "__init__.py").is_file()
     config = (course / "nbgrader_config.py").read_text()
     assert "c.Execute.timeout = 600" in config
