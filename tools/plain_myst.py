@@ -24,8 +24,10 @@ built book numbers and names it:
 - directives: an exercise becomes a bold "Exercise 1.1 (Title)" line above
   its task; admonitions (``{admonition}``, ``{note}``, ...) a bold title
   and their body between two rules; ``{math}`` ``$$ ... $$``; a code block
-  a plain fenced block; a glossary a list of bold terms; other directives
-  are left as written.
+  a plain fenced block; a glossary a list of bold terms; an interactive
+  figure (``{posenc-widget}``, which only the HTML book can draw) a quoted
+  line that says where to find it, with its caption; other directives are
+  left as written.
 
 :func:`plain_notebook` applies this to each markdown cell of a notebook,
 drops the cells of the book's solution gate (``{solution-start}`` and
@@ -451,6 +453,9 @@ class Book:
             block = f"---\n\n**{self.plain_inline(title, here)}**\n\n{self.plain(body, here)}\n\n---"
         elif name == "glossary":
             block = self._plain_glossary(body, here, options)
+        elif name == "posenc-widget":  # drawn by the HTML book's JavaScript only
+            block = (f"> **An interactive figure in the HTML book** ({arg}). "
+                     f"{self.plain(body, here)}")
         else:
             return m[0]
         if indent:

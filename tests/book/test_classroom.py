@@ -347,6 +347,8 @@ def student_problems(nb):
                 problems.append(f"cell {i + 1}: a MyST target line (label)= left in the text")
             if plain_myst.is_gate(cell):
                 problems.append(f"cell {i + 1}: a solution-gate cell, which only the book's toggle needs")
+            if "{posenc-widget}" in cell.source:
+                problems.append(f"cell {i + 1}: an interactive figure's directive, which only the HTML book draws")
         caption = plain_myst.figure_of(cell).get("caption")
         if caption:
             under = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
@@ -537,9 +539,9 @@ def test_plain_text_names_and_numbers_as_the_built_book(built_book):
         # the chapter's title, and its number in the book (numbered parts of _toc.yml)
         h1 = soup.select_one("article h1").get_text(" ", strip=True).rstrip("#").strip()
         assert h1 == f"{doc.number}. {doc.title}", where
-        # each figure, by its id: "Fig. 1.4 ..."
+        # each figure, by its id: "Fig. 1.4 ..." (the interactive figures are not numbered)
         html_figures = {f["id"]: re.match(r"Fig\. (\d+\.\d+)", f.figcaption.get_text(" ", strip=True))[1]
-                        for f in soup.select("figure[id]") if f.figcaption}
+                        for f in soup.select("figure[id]:not(.posenc-widget)") if f.figcaption}
         assert html_figures == {n: book.figure_number(n) for n in doc.figures}, where
         # each {numref} to a figure and {ref} to an exercise, in order: "Fig. 1.4", "Exercise 1.4"
         roles = [(m[1], m[2]) for c in read(path).cells if c.cell_type == "markdown"
@@ -911,6 +913,8 @@ def mini(tmp_path_factory):
     ("```{code-block} python\n:name: c\nx = 1\n```", "```python\nx = 1\n```"),
     ("```{glossary}\n:sorted:\n\nzeta\n  Last {doc}`two`.\n\n$d_k$\nwidth\n  First.\n```",
      "- **$d_k$**, **width**: First.\n- **zeta**: Last *Chapter two*."),
+    ("```{posenc-widget} ladder\nTry it: see {doc}`two`.\n```",
+     "> **An interactive figure in the HTML book** (ladder). Try it: see *Chapter two*."),
 ])
 def test_plain_markdown(mini, source, plain):
     assert mini.plain(source, "one") == plain
