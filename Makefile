@@ -116,6 +116,7 @@ exercises: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench_sinusoidal
 	$(BIN)/python -m tools.bench_training
+	$(BIN)/python -m tools.bench_widgets
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
