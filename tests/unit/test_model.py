@@ -12,7 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import alibi_bias, attention, causal_mask, rope, sinusoidal
+from posenc import (
+    alibi_bias,
+    attention,
+    causal_mask,
+    grid_positions,
+    rope,
+    rope_2d,
+    sinusoidal,
+    sinusoidal_2d,
+)
 from posenc import frequencies as posenc_frequencies
 from posenc.backward import loss_and_grads
 from posenc.model import (
@@ -32,6 +41,17 @@ from posenc.tasks import (
 from posenc.training import train
 
 
+GRID_SCHEMES = ("sinusoidal_2d", "rope_2d")
+
+
+def grid(scheme, n):
+    """The keyword that gives a 2-D scheme the grid of sequences of n tokens: as square as n allows."""
+    if scheme not in GRID_SCHEMES:
+        return {}
+    height = max(h for h in range(1, int(n**0.5) + 1) if n % h == 0)
+    return {"grid": (height, n // height)}
+
+
 def reference_logits(model, tokens):
     """The model written out head by head with posenc.attention: slow but independent."""
     p, scheme, H = model["params"], model["scheme"], model["n_heads"]
@@ -41,6 +61,8 @@ def reference_logits(model, tokens):
     x = p["E"][tokens]
     if scheme == "sinusoidal":
         x = x + sinusoidal(n, d)
+    if scheme == "sinusoidal_2d":
+        x = x + sinusoidal_2d(*model["grid"], d)
     if scheme == "learned":
         x = x + p["P"][np.arange(n)]
     mask = causal_mask(n) if model["causal"] else None
@@ -51,6 +73,9 @@ def reference_logits(model, tokens):
         bias = None
         if scheme == "rope":
             q, k = rope(q), rope(k)
+        if scheme == "rope_2d":
+            where = grid_positions(*model["grid"])
+            q, k = rope_2d(q, where, base=100.0), rope_2d(k, where, base=100.0)
         if scheme == "alibi":
             bias = alibi_bias(H, n, causal=model["causal"])[h]
         out, _ = attention(q, k, v, mask=mask, bias=bias)
@@ -118,15 +143,15 @@ def rope_reference_logits(model, tokens, inv_freq, factor):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_forward_matches_reference(scheme, causal, readout):
     model = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout,
-                       position_std=0.5, seed=1)
-    tokens, _ = order_task(6, 7, seed=2)
+                       position_std=0.5, seed=1, **grid(scheme, 12))
+    tokens, _ = order_task(6, 12, seed=2)
     np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_read_at_the_last_position_the_causal_mask_changes_nothing(scheme):
     # the last query may attend to every key anyway; the other outputs are not read
-    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3)
+    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3, **grid(scheme, 9))
     tokens, _ = lookback_task(5, 9, seed=4)
     masked, unmasked = init_model(scheme, causal=True, **kwargs), init_model(scheme, **kwargs)
     np.testing.assert_allclose(forward(masked, tokens), forward(unmasked, tokens), atol=1e-12)
@@ -242,7 +267,7 @@ def test_forward_bad_input(tokens, error, words):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
     # sequences do not interact: however the batch is cut, every row gets the same logits
-    model = init_model(scheme, causal=True, position_std=0.5, seed=1)
+    model = init_model(scheme, causal=True, position_std=0.5, seed=1, **grid(scheme, 9))
     tokens = order_task(123, 9, seed=2)[0]
     pieces = np.concatenate([forward(model, tokens[i:i + 7]) for i in range(0, 123, 7)])
     whole = forward(model, tokens)
@@ -273,7 +298,7 @@ def test_bad_labels(labels, words):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_gradients_match_finite_differences(scheme, causal, readout):
     model = init_model(scheme, vocab_size=8, n_classes=3, d_model=8, n_heads=2, max_len=8,
-                       causal=causal, readout=readout, position_std=0.5, seed=7)
+                       causal=causal, readout=readout, position_std=0.5, seed=7, **grid(scheme, 6))
     tokens, _ = order_task(4, 6, seed=8)
     labels = np.array([0, 2, 1, 2])  # three classes, so every column of W_out matters
     loss, grads = loss_and_grads(model, tokens, labels)
@@ -314,7 +339,7 @@ def test_public_names_are_exported(module):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_a_stack_computes_what_each_model_computes_alone(scheme):
     seeds = [3, 0, 7]
-    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5)
+    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5, **grid(scheme, 9))
     stack = init_model(scheme, seed=seeds, **kwargs)
     assert stack["n_models"] == 3 and init_model(scheme, **kwargs)["n_models"] is None
     tokens, labels = lookback_task(5, 9, seed=1)
@@ -340,12 +365,12 @@ def test_a_stack_computes_what_each_model_computes_alone(scheme):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
     kwargs = dict(causal=scheme != "learned", readout="last" if scheme == "alibi" else "mean",
-                  position_std=0.5, seed=[0, 1])
+                  position_std=0.5, seed=[0, 1], **grid(scheme, 12))
     wide, narrow = init_model(scheme, **kwargs), init_model(scheme, dtype=np.float32, **kwargs)
     for name, x in narrow["params"].items():
         assert x.dtype == np.float32
         np.testing.assert_array_equal(x, wide["params"][name].astype(np.float32))
-    tokens, labels = order_task(6, 11, seed=3)
+    tokens, labels = order_task(6, 12, seed=3)
     np.testing.assert_allclose(forward(narrow, tokens), forward(wide, tokens), rtol=1e-5, atol=1e-5)
     loss32, grads32 = loss_and_grads(narrow, tokens, labels)
     loss64, grads64 = loss_and_grads(wide, tokens, labels)
@@ -353,7 +378,8 @@ def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
     for name in grads64:
         assert grads32[name].dtype == np.float32
         np.testing.assert_allclose(grads32[name], grads64[name], rtol=1e-3, atol=1e-5)
-    trained, history = train(narrow, steps=5, seed=[0, 1])
+    lengths = (12, 12) if scheme in GRID_SCHEMES else (4, 16)
+    trained, history = train(narrow, steps=5, seed=[0, 1], lengths=lengths)
     assert trained["params"]["W_q"].dtype == np.float32
 
 
