@@ -548,3 +548,34 @@ def test_a_stack_with_underflowing_rows_computes_exactly_what_each_model_compute
     logits = forward(stack, tokens)
     for m, alone in enumerate(unstack(stack)):
         np.testing.assert_array_equal(forward(alone, tokens), logits[m])
+
+
+# --- the schemes on a grid (chapter 8) -------------------------------------------------
+
+
+def test_the_grid_is_stored_checked_and_can_be_changed_on_a_trained_model():
+    model = init_model("rope_2d", d_model=8, n_heads=2, grid=[3, 4], seed=1)
+    assert model["grid"] == (3, 4) and "grid" not in init_model("rope")
+    tokens = order_task(2, 12, seed=2)[0]
+    wider = dict(model, grid=(2, 6))  # the same tokens read as another grid: other positions
+    assert not np.allclose(forward(model, tokens), forward(wider, tokens))
+    np.testing.assert_allclose(forward(wider, tokens), reference_logits(wider, tokens), atol=1e-12)
+    bigger = dict(model, grid=(6, 6))
+    assert forward(bigger, order_task(2, 36, seed=2)[0]).shape == (2, 2)
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: forward(init_model("rope_2d"), order_task(2, 4)[0]), ValueError,
+     r"^the scheme 'rope_2d' needs the grid of the patches: init_model\(..., grid=\(height, width\)\)"),
+    (lambda: forward(init_model("sinusoidal_2d", grid=(2, 3)), order_task(2, 8)[0]), ValueError,
+     r"^the sequences have 8 tokens, but the model's grid \(2, 3\) has 6 patches"),
+    (lambda: init_model("rope_2d", d_model=12, n_heads=2), ValueError, "head width d_model // n_heads must be divisible by 4"),
+    (lambda: init_model("sinusoidal_2d", d_model=6, n_heads=2), ValueError, "d_model divisible by 4"),
+    (lambda: init_model("rope_2d", grid=4), TypeError, r"^grid must be a pair \(height, width\)"),
+    (lambda: init_model("rope_2d", grid=(4, 0)), ValueError, r"^grid\[1\] must be an integer >= 1"),
+    (lambda: forward(dict(init_model("rope_2d"), grid="ab"), order_task(2, 4)[0]), TypeError,
+     r"^model\['grid'\] must be a pair"),
+])
+def test_what_the_grid_schemes_refuse(make, error, words):
+    with pytest.raises(error, match=words):
+        make()
