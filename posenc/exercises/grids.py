@@ -139,7 +139,7 @@ def check_grids_mae_entry(row_index, entry):
     if close(math.sin(c * omega)):
         return _report(False, "", "Entry 9 is in the second half of the row: which coordinate "
                        "does MAE's second half encode?")
-    if close(math.cos(r)) or close(math.sin(r * 10000.0 ** (-1 / half))):
+    if close(math.cos(r)):  # index 1 of an interleaved half: the cosine of pair 0
         return _report(False, "", "In the halves layout, the first 4 entries of a half are "
                        "sines and the next 4 cosines, each pair with its own frequency.")
     if close(math.sin(r * 10000.0 ** (-2 / 16))):
