@@ -311,6 +311,14 @@ def mrope_position_ids(segments, *, spatial_merge_size=1):
     numpy.ndarray of int64, shape ``(3, n_tokens)``
         Rows: time, height, width.
 
+    Notes
+    -----
+    Transformers 5.x rewrote ``get_rope_index``: it advances the counter
+    past an image or video by ``max(h, w) // spatial_merge_size``, whatever
+    ``t``. The two agree on images (``t = 1``) and on videos with
+    ``t <= max(h', w')``; after a longer video, 5.x gives the next text ids
+    that the video's last frames already use, and this function does not.
+
     Examples
     --------
     >>> mrope_position_ids([("text", 2), ("image", (1, 4, 6)), ("text", 2)],
