@@ -13,6 +13,7 @@ attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
 scaling      RoPE past its training length: PI, NTK, YaRN, Llama 3.1
 relative     relative positions, T5 buckets, ALiBi
+positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
 by_hand      one table entry computed step by step, as with a pencil
 tables       learned position tables: init, look-up, and its backward pass
 tasks        the order and look-back tasks, and their balanced test sets
@@ -44,6 +45,8 @@ from .backward import __all__ as _backward_all
 from .by_hand import explain_entry  # noqa: F401
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
+from .positions2d import *  # noqa: F401,F403
+from .positions2d import __all__ as _positions2d_all
 from .precision import *  # noqa: F401,F403
 from .precision import __all__ as _precision_all
 from .relative import *  # noqa: F401,F403
@@ -72,6 +75,7 @@ __all__ = [
     *_rotary_all,
     *_scaling_all,
     *_relative_all,
+    *_positions2d_all,
     "explain_entry",
     *_tables_all,
     *_tasks_all,

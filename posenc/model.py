@@ -64,6 +64,7 @@ import numpy as np
 from . import _checks
 from .attention import _softmax_scores, causal_mask
 from .rotary import _turn
+from .positions2d import _grid
 from .schemes import SCHEMES
 from .tables import init_table
 from .tasks import ORDER_VOCAB, order_task
@@ -93,6 +94,7 @@ def init_model(
     position_std=0.02,
     dtype=np.float64,
     seed=0,
+    grid=None,
 ):
     """A fresh model, or a stack of fresh models: configuration and parameters.
 
@@ -140,6 +142,13 @@ def init_model(
         models, trained side by side; every parameter gets a leading axis of
         length ``M``, and model ``m`` of the stack is exactly the model
         ``init_model(..., seed=seeds[m])``.
+    grid : (int, int), optional
+        ``(height, width)`` of a grid of patches read row by row, for the
+        schemes that place tokens on a grid (``"sinusoidal_2d"``,
+        ``"rope_2d"``; chapter 8): token ``i`` is the patch in row
+        ``i // width``, column ``i % width``, and sequences must have
+        ``height * width`` tokens. Stored as ``model["grid"]``, which can be
+        changed on a trained model: ``dict(model, grid=(6, 6))``.
 
     Returns
     -------
@@ -209,6 +218,8 @@ def init_model(
     model = {"scheme": scheme, "n_heads": n_heads, "causal": causal, "readout": readout,
              "max_len": max_len, "n_models": None if seeds is None else len(seeds),
              "params": params, **settings}
+    if grid is not None:  # the grid of the 2-D schemes (chapter 8)
+        model["grid"] = _grid("grid", grid)
     return model
 
 

@@ -16,7 +16,7 @@ name to a :class:`Scheme`, whose parts are all optional:
                trained model (RoPE's frequencies, chapter 7)
 =============  =============================================================
 
-The five schemes of the book:
+The five schemes of chapters 2 to 7:
 
 * ``"none"``: no position signal at all;
 * ``"sinusoidal"``: :math:`p_i` is row ``i`` of :func:`posenc.sinusoidal`;
@@ -26,6 +26,16 @@ The five schemes of the book:
   interleaved layout) and multiplied by ``attention_factor``;
 * ``"alibi"``: :math:`B` is :func:`posenc.alibi_bias` (fixed slopes, one per
   head).
+
+Two more place the tokens on a grid of patches, read row by row: token
+:math:`i` is the patch in row :math:`i // width`, column :math:`i \% width`
+of ``model["grid"]``, ``(height, width)`` (chapter 8):
+
+* ``"sinusoidal_2d"``: :math:`p_i` is row ``i`` of
+  :func:`posenc.sinusoidal_2d`, MAE's table;
+* ``"rope_2d"``: in each head, the first half of the pairs of :math:`q_i`
+  and :math:`k_i` is turned by the column and the second half by the row,
+  as :func:`posenc.rope_2d` does with base 100.
 
 A new scheme is one new entry, as in Transformers' ``ROPE_INIT_FUNCTIONS``:
 write the functions of the parts it needs and add
@@ -43,6 +53,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
+from .positions2d import _grid as _grid_shape
+from .positions2d import _rope_2d_angles, grid_positions, sinusoidal_2d
 from .relative import alibi_bias
 from .sinusoidal import frequencies, sinusoidal
 
@@ -156,6 +168,70 @@ def _alibi(model, n, dtype):
     return _alibi_cached(model["n_heads"], n, np.dtype(dtype))
 
 
+# --- on a grid (chapter 8) ------------------------------------------------------------
+
+#: The base of the tiny model's 2-D RoPE: Heo et al.'s (2024) RoPE-Axial.
+ROPE_2D_BASE = 100.0
+
+
+def _grid(model, n):
+    """The model's grid ``(height, width)``, checked against the length ``n`` of the sequences."""
+    grid = model.get("grid")
+    if grid is None:
+        raise ValueError(
+            f"the scheme {model['scheme']!r} needs the grid of the patches: "
+            "init_model(..., grid=(height, width)), or dict(model, grid=(height, width))"
+        )
+    height, width = _grid_shape("model['grid']", grid)
+    if height * width != n:
+        raise ValueError(
+            f"the sequences have {n} tokens, but the model's grid {(height, width)} has "
+            f"{height * width} patches: give the model the grid of these sequences, "
+            "dict(model, grid=(height, width))"
+        )
+    return height, width
+
+
+def _sinusoidal_2d_settings(d_model, n_heads):
+    if d_model % 4:
+        raise ValueError(f"sinusoidal_2d needs d_model divisible by 4, got {d_model}")
+    return {}
+
+
+@functools.lru_cache(maxsize=256)
+def _sinusoidal_2d_cached(height, width, d_model, dtype):
+    return _read_only(sinusoidal_2d(height, width, d_model).astype(dtype))
+
+
+def _sinusoidal_2d_vectors(model, n, dtype):
+    return _sinusoidal_2d_cached(*_grid(model, n), model["params"]["E"].shape[-1], np.dtype(dtype))
+
+
+def _rope_2d_settings(d_model, n_heads):
+    d_h = d_model // n_heads
+    if d_h % 4:
+        raise ValueError(
+            f"rope_2d turns whole pairs by the column in one half of a head and by the row in "
+            f"the other, so the head width d_model // n_heads must be divisible by 4, "
+            f"got {d_model} // {n_heads} = {d_h}"
+        )
+    return {}
+
+
+@functools.lru_cache(maxsize=256)
+def _rope_2d_cached(height, width, d_model, n_heads, dtype):
+    rows, cols = grid_positions(height, width).T
+    angles = _rope_2d_angles(rows, cols, d_model // n_heads, ROPE_2D_BASE)  # (n, d_h/2)
+    angles = np.repeat(np.tile(angles, 2 * n_heads), 2, axis=1)  # every head, q then k; each pair twice
+    return _read_only(np.cos(angles).astype(dtype)), _read_only(np.sin(angles).astype(dtype))
+
+
+def _rope_2d_turns(model, n, dtype):
+    """The cos and sin of axial 2-D RoPE: in each head, half of the pairs by the column, half by the row."""
+    return _rope_2d_cached(*_grid(model, n), model["params"]["E"].shape[-1], model["n_heads"],
+                           np.dtype(dtype))
+
+
 SCHEMES = {
     "none": Scheme("no position signal: the model sees a bag of tokens"),
     "sinusoidal": Scheme("the sinusoidal table added to the input", added=_sinusoidal_vectors),
@@ -164,5 +240,9 @@ SCHEMES = {
                    settings=_rope_settings),
     "alibi": Scheme("a fixed penalty of each head's slope times the distance (ALiBi)",
                     bias=_alibi),
+    "sinusoidal_2d": Scheme("MAE's 2-D sine-cosine table of the model's grid, added to the input",
+                            added=_sinusoidal_2d_vectors, settings=_sinusoidal_2d_settings),
+    "rope_2d": Scheme("queries and keys turned by their column and row (axial 2-D RoPE)",
+                      turned=_rope_2d_turns, settings=_rope_2d_settings),
 }
 """The position schemes of the model, by name (the extension point)."""

@@ -12,7 +12,14 @@ a position signal cannot beat chance:
   relative question, asked from the last position, as a causal language
   model asks it.
 
-The test sets (:func:`order_test_set`, :func:`lookback_test_set`) are made
+Two more place the tokens on a grid of patches, read row by row (chapter
+8): in the **left-of task** (:func:`left_of_task`) the label says whether
+``A``'s column is left of ``B``'s; in the **above-or-left task**
+(:func:`above_or_left_task`) whether ``A`` is above ``B`` in its column or
+left of it in its row.
+
+The test sets (:func:`order_test_set`, :func:`lookback_test_set`, and
+:func:`left_of_test_set`, :func:`above_or_left_test_set`) are made
 of pairs, a sequence and a copy with the opposite label and the same
 tokens: a model that sees only the bag of tokens scores exactly 0.5 on
 them, so any score above one half comes from positions.
@@ -24,7 +31,8 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["ORDER_VOCAB", "order_task", "lookback_task", "order_test_set", "lookback_test_set"]
+__all__ = ["ORDER_VOCAB", "order_task", "lookback_task", "order_test_set", "lookback_test_set",
+           "left_of_task", "above_or_left_task", "left_of_test_set", "above_or_left_test_set"]
 
 ORDER_VOCAB = ("A", "B", "c", "d", "e", "f", "g", "h")
 """Tokens of both tasks: the two markers ``A`` (id 0) and ``B`` (id 1), then six fillers."""
@@ -210,3 +218,195 @@ def lookback_test_set(n_pairs, length, *, window=2, seed=0):
     rows, moved = np.arange(n_pairs), tokens.copy()
     moved[rows, old], moved[rows, new] = tokens[rows, new], 0
     return np.concatenate([tokens, moved]), np.concatenate([labels, 1 - labels])
+
+
+# --- tasks on a grid (chapter 8) ------------------------------------------------------
+#
+# A grid of patches is read row by row, as a Vision Transformer reads an image:
+# a sequence of ``length`` tokens on a grid of ``width`` columns has
+# ``length // width`` rows, and token i is the patch in row i // width,
+# column i % width.
+
+
+def left_of_task(n_examples, length, *, width, seed=0):
+    """A grid of patches holding ``A`` and ``B`` in two different columns; the label says whether ``A`` is left of ``B``.
+
+    The sequence is a grid of ``width`` columns and ``length // width`` rows,
+    read row by row. ``A`` (token 0) and ``B`` (token 1) sit in two cells
+    of different columns, drawn uniformly among all such pairs of cells
+    (any rows); the other cells hold fillers 2 to 7. The label is 1 if
+    ``A``'s column is left of ``B``'s, 0 if it is right of it: each has
+    probability 1/2, and both labels have the same bag of tokens.
+
+    Parameters
+    ----------
+    n_examples : int
+    length : int
+        Tokens per sequence, ``height * width``.
+    width : int
+        Columns of the grid, at least 2; it must divide ``length``.
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(n_examples, length)``
+    labels : numpy.ndarray of int, shape ``(n_examples,)``
+
+    Examples
+    --------
+    >>> tokens, labels = left_of_task(1, 6, width=3, seed=1)
+    >>> print(_show_grid(tokens[0], 3), "->", ["right of", "left of"][labels[0]])
+    e B g / A c c -> left of
+    """
+    n_examples, length, width = _grid_task_sizes(n_examples, length, width, minimum_width=2)
+    row, col = np.divmod(np.arange(length), width)
+    right = col[:, None] > col[None, :]  # [a, b]: A right of B
+    return _place_markers(_checks.rng(seed), n_examples, length, (right, right.T))
+
+
+def above_or_left_task(n_examples, length, *, width, seed=0):
+    """A grid of patches where ``A`` is above ``B`` in its column, or left of it in its row; the label says which.
+
+    The sequence is a grid of ``width`` columns and ``length // width`` rows,
+    read row by row. Label 1 ("above"): ``A`` and ``B`` are in the same
+    column, ``A`` in a higher row. Label 0 ("left"): they are in the same
+    row, ``A`` in a column further left. Each label has probability 1/2;
+    given the label, the pair of cells is uniform. The other cells hold
+    fillers 2 to 7. In both, ``A`` comes before ``B`` in the sequence.
+
+    Parameters
+    ----------
+    n_examples : int
+    length : int
+        Tokens per sequence, ``height * width``, at least 2 rows.
+    width : int
+        Columns of the grid, at least 2; it must divide ``length``.
+    seed : int or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(n_examples, length)``
+    labels : numpy.ndarray of int, shape ``(n_examples,)``
+
+    Examples
+    --------
+    >>> tokens, labels = above_or_left_task(2, 9, width=3, seed=2)
+    >>> for row, label in zip(tokens, labels):  # rows separated by "/"
+    ...     print(_show_grid(row, 3), "->", ["left", "above"][label])
+    h d c / d e g / A B e -> left
+    f A g / h B h / c f d -> above
+    """
+    n_examples, length, width = _grid_task_sizes(n_examples, length, width, minimum_width=2)
+    if length // width < 2:
+        raise ValueError(f"length must give the grid at least 2 rows (length >= 2 * width), "
+                         f"got length={length} for width={width}")
+    row, col = np.divmod(np.arange(length), width)
+    left = (row[:, None] == row[None, :]) & (col[:, None] < col[None, :])
+    above = (col[:, None] == col[None, :]) & (row[:, None] < row[None, :])
+    return _place_markers(_checks.rng(seed), n_examples, length, (left, above))
+
+
+def left_of_test_set(n_pairs, length, *, width, seed=0):
+    """A test set of the left-of task made of pairs: each grid, and its copy with ``A`` and ``B`` swapped.
+
+    The copy holds the same tokens with the opposite label, so a model
+    without positions scores exactly 0.5 (as :func:`order_test_set`).
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds the ``n_pairs`` originals, then
+        their copies in the same order.
+    length, width, seed
+        As in :func:`left_of_task`.
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = left_of_test_set(1, 6, width=3, seed=1)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(_show_grid(row, 3), "->", ["right of", "left of"][label])
+    e B g / A c c -> left of
+    e A g / B c c -> right of
+    """
+    tokens, labels = left_of_task(n_pairs, length, width=width, seed=seed)
+    swapped = np.where(tokens < 2, 1 - tokens, tokens)  # A <-> B: the label flips
+    return np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
+
+
+def above_or_left_test_set(n_pairs, length, *, width, seed=0):
+    """A test set of the above-or-left task made of pairs: each grid, and its transpose.
+
+    Transposing a square grid (row ``r``, column ``c`` to row ``c``, column
+    ``r``) turns "``A`` above ``B``" into "``A`` left of ``B``" and back,
+    and keeps the tokens: a model without positions scores exactly 0.5.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of pairs; the set holds the ``n_pairs`` originals, then
+        their transposes in the same order.
+    length, width, seed
+        As in :func:`above_or_left_task`; the grid must be square
+        (``length == width ** 2``), so that its transpose has its shape.
+
+    Returns
+    -------
+    tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+    labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
+
+    Examples
+    --------
+    >>> tokens, labels = above_or_left_test_set(1, 9, width=3, seed=0)
+    >>> for row, label in zip(tokens, labels):
+    ...     print(_show_grid(row, 3), "->", ["left", "above"][label])
+    h f f / A d c / B c d -> above
+    h A B / f d c / f c d -> left
+    """
+    n_pairs, length, width = _grid_task_sizes(n_pairs, length, width, minimum_width=2)
+    if length != width * width:
+        raise ValueError(f"the grid must be square, length == width ** 2, so that its transpose "
+                         f"has the same shape; got length={length} for width={width}")
+    tokens, labels = above_or_left_task(n_pairs, length, width=width, seed=seed)
+    transposed = tokens.reshape(n_pairs, width, width).transpose(0, 2, 1).reshape(n_pairs, length)
+    return np.concatenate([tokens, transposed]), np.concatenate([labels, 1 - labels])
+
+
+def _grid_task_sizes(n_examples, length, width, *, minimum_width):
+    """The checked sizes of a grid task: ``width`` divides ``length``."""
+    n_examples = _checks.positive_int("n_examples", n_examples)
+    width = _checks.integer("width", width, minimum=minimum_width)
+    length = _checks.integer("length", length, minimum=width)
+    if length % width:
+        raise ValueError(f"length must be a whole number of rows of width {width} "
+                         f"(height * width), got {length}")
+    _checks.entries(f"n_examples * length = {n_examples} * {length}", n_examples * length)
+    _checks.entries(f"length ** 2 = {length} ** 2", length * length)
+    return n_examples, length, width
+
+
+def _place_markers(rng, n_examples, length, cells):
+    """Fillers, with ``A`` and ``B`` at a pair of cells drawn uniformly among those of a random label.
+
+    ``cells[label]`` is a ``(length, length)`` boolean array: ``[a, b]`` is
+    True where ``A`` at cell ``a`` and ``B`` at cell ``b`` have that label.
+    """
+    tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
+    labels = rng.integers(0, 2, size=n_examples)
+    allowed = np.stack(cells).reshape(2, -1)[labels]  # (n_examples, length * length)
+    pick = np.argmax(rng.random(allowed.shape) * allowed, axis=1)  # uniform among the allowed
+    a, b = np.divmod(pick, length)
+    rows = np.arange(n_examples)
+    tokens[rows, a] = 0  # A
+    tokens[rows, b] = 1  # B
+    return tokens, labels.astype(np.int64)
+
+
+def _show_grid(tokens, width):
+    """A grid of tokens as text, rows separated by ``/``."""
+    rows = np.asarray(tokens).reshape(-1, width)
+    return " / ".join(" ".join(ORDER_VOCAB[t] for t in row) for row in rows)

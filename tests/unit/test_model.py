@@ -12,12 +12,34 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import alibi_bias, attention, backward, causal_mask, model, rope, sinusoidal
+from posenc import (
+    alibi_bias,
+    attention,
+    backward,
+    causal_mask,
+    grid_positions,
+    model,
+    rope,
+    rope_2d,
+    sinusoidal,
+    sinusoidal_2d,
+)
 from posenc import frequencies as posenc_frequencies
 from posenc.backward import loss_and_grads
 from posenc.model import SCHEMES, accuracy, attention_weights, forward, init_model, unstack
 from posenc.tasks import lookback_task, lookback_test_set, order_task, order_test_set
 from posenc.training import train
+
+
+GRID_SCHEMES = ("sinusoidal_2d", "rope_2d")
+
+
+def grid(scheme, n):
+    """The keyword that gives a 2-D scheme the grid of sequences of n tokens: as square as n allows."""
+    if scheme not in GRID_SCHEMES:
+        return {}
+    height = max(h for h in range(1, int(n**0.5) + 1) if n % h == 0)
+    return {"grid": (height, n // height)}
 
 
 def reference_logits(model, tokens):
@@ -29,6 +51,8 @@ def reference_logits(model, tokens):
     x = p["E"][tokens]
     if scheme == "sinusoidal":
         x = x + sinusoidal(n, d)
+    if scheme == "sinusoidal_2d":
+        x = x + sinusoidal_2d(*model["grid"], d)
     if scheme == "learned":
         x = x + p["P"][np.arange(n)]
     mask = causal_mask(n) if model["causal"] else None
@@ -39,6 +63,9 @@ def reference_logits(model, tokens):
         bias = None
         if scheme == "rope":
             q, k = rope(q), rope(k)
+        if scheme == "rope_2d":
+            where = grid_positions(*model["grid"])
+            q, k = rope_2d(q, where, base=100.0), rope_2d(k, where, base=100.0)
         if scheme == "alibi":
             bias = alibi_bias(H, n, causal=model["causal"])[h]
         out, _ = attention(q, k, v, mask=mask, bias=bias)
@@ -106,15 +133,15 @@ def rope_reference_logits(model, tokens, inv_freq, factor):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_forward_matches_reference(scheme, causal, readout):
     model = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout,
-                       position_std=0.5, seed=1)
-    tokens, _ = order_task(6, 7, seed=2)
+                       position_std=0.5, seed=1, **grid(scheme, 12))
+    tokens, _ = order_task(6, 12, seed=2)
     np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_read_at_the_last_position_the_causal_mask_changes_nothing(scheme):
     # the last query may attend to every key anyway; the other outputs are not read
-    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3)
+    kwargs = dict(d_model=8, n_heads=2, readout="last", position_std=0.5, seed=3, **grid(scheme, 9))
     tokens, _ = lookback_task(5, 9, seed=4)
     masked, unmasked = init_model(scheme, causal=True, **kwargs), init_model(scheme, **kwargs)
     np.testing.assert_allclose(forward(masked, tokens), forward(unmasked, tokens), atol=1e-12)
@@ -230,7 +257,7 @@ def test_forward_bad_input(tokens, error, words):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
     # sequences do not interact: however the batch is cut, every row gets the same logits
-    model = init_model(scheme, causal=True, position_std=0.5, seed=1)
+    model = init_model(scheme, causal=True, position_std=0.5, seed=1, **grid(scheme, 9))
     tokens = order_task(123, 9, seed=2)[0]
     pieces = np.concatenate([forward(model, tokens[i:i + 7]) for i in range(0, 123, 7)])
     whole = forward(model, tokens)
@@ -261,7 +288,7 @@ def test_bad_labels(labels, words):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_gradients_match_finite_differences(scheme, causal, readout):
     model = init_model(scheme, vocab_size=8, n_classes=3, d_model=8, n_heads=2, max_len=8,
-                       causal=causal, readout=readout, position_std=0.5, seed=7)
+                       causal=causal, readout=readout, position_std=0.5, seed=7, **grid(scheme, 6))
     tokens, _ = order_task(4, 6, seed=8)
     labels = np.array([0, 2, 1, 2])  # three classes, so every column of W_out matters
     loss, grads = loss_and_grads(model, tokens, labels)
@@ -302,7 +329,7 @@ def test_public_names_are_exported(module):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_a_stack_computes_what_each_model_computes_alone(scheme):
     seeds = [3, 0, 7]
-    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5)
+    kwargs = dict(d_model=8, n_heads=2, causal=True, position_std=0.5, **grid(scheme, 9))
     stack = init_model(scheme, seed=seeds, **kwargs)
     assert stack["n_models"] == 3 and init_model(scheme, **kwargs)["n_models"] is None
     tokens, labels = lookback_task(5, 9, seed=1)
@@ -328,12 +355,12 @@ def test_a_stack_computes_what_each_model_computes_alone(scheme):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
     kwargs = dict(causal=scheme != "learned", readout="last" if scheme == "alibi" else "mean",
-                  position_std=0.5, seed=[0, 1])
+                  position_std=0.5, seed=[0, 1], **grid(scheme, 12))
     wide, narrow = init_model(scheme, **kwargs), init_model(scheme, dtype=np.float32, **kwargs)
     for name, x in narrow["params"].items():
         assert x.dtype == np.float32
         np.testing.assert_array_equal(x, wide["params"][name].astype(np.float32))
-    tokens, labels = order_task(6, 11, seed=3)
+    tokens, labels = order_task(6, 12, seed=3)
     np.testing.assert_allclose(forward(narrow, tokens), forward(wide, tokens), rtol=1e-5, atol=1e-5)
     loss32, grads32 = loss_and_grads(narrow, tokens, labels)
     loss64, grads64 = loss_and_grads(wide, tokens, labels)
@@ -341,7 +368,8 @@ def test_float32_computes_what_float64_computes_to_float32_precision(scheme):
     for name in grads64:
         assert grads32[name].dtype == np.float32
         np.testing.assert_allclose(grads32[name], grads64[name], rtol=1e-3, atol=1e-5)
-    trained, history = train(narrow, steps=5, seed=[0, 1])
+    lengths = (12, 12) if scheme in GRID_SCHEMES else (4, 16)
+    trained, history = train(narrow, steps=5, seed=[0, 1], lengths=lengths)
     assert trained["params"]["W_q"].dtype == np.float32
 
 
@@ -525,3 +553,34 @@ def test_forward_and_accuracy_refuse_empty_sequences_and_batches():
         model.forward(m, np.zeros((0, 4), dtype=int))
     with pytest.raises(TypeError, match=r"^model must be a dict from init_model or train, got str"):
         model.forward("sinusoidal", [[0, 1]])
+
+
+# --- the schemes on a grid (chapter 8) -------------------------------------------------
+
+
+def test_the_grid_is_stored_checked_and_can_be_changed_on_a_trained_model():
+    model = init_model("rope_2d", d_model=8, n_heads=2, grid=[3, 4], seed=1)
+    assert model["grid"] == (3, 4) and "grid" not in init_model("rope")
+    tokens = order_task(2, 12, seed=2)[0]
+    wider = dict(model, grid=(2, 6))  # the same tokens read as another grid: other positions
+    assert not np.allclose(forward(model, tokens), forward(wider, tokens))
+    np.testing.assert_allclose(forward(wider, tokens), reference_logits(wider, tokens), atol=1e-12)
+    bigger = dict(model, grid=(6, 6))
+    assert forward(bigger, order_task(2, 36, seed=2)[0]).shape == (2, 2)
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: forward(init_model("rope_2d"), order_task(2, 4)[0]), ValueError,
+     r"^the scheme 'rope_2d' needs the grid of the patches: init_model\(..., grid=\(height, width\)\)"),
+    (lambda: forward(init_model("sinusoidal_2d", grid=(2, 3)), order_task(2, 8)[0]), ValueError,
+     r"^the sequences have 8 tokens, but the model's grid \(2, 3\) has 6 patches"),
+    (lambda: init_model("rope_2d", d_model=12, n_heads=2), ValueError, "head width d_model // n_heads must be divisible by 4"),
+    (lambda: init_model("sinusoidal_2d", d_model=6, n_heads=2), ValueError, "d_model divisible by 4"),
+    (lambda: init_model("rope_2d", grid=4), TypeError, r"^grid must be a pair \(height, width\)"),
+    (lambda: init_model("rope_2d", grid=(4, 0)), ValueError, r"^grid\[1\] must be an integer >= 1"),
+    (lambda: forward(dict(init_model("rope_2d"), grid="ab"), order_task(2, 4)[0]), TypeError,
+     r"^model\['grid'\] must be a pair"),
+])
+def test_what_the_grid_schemes_refuse(make, error, words):
+    with pytest.raises(error, match=words):
+        make()

@@ -1,4 +1,4 @@
-"""Tests of posenc.tasks: the order and look-back tasks and their test sets of pairs."""
+"""Tests of posenc.tasks: the order, look-back and grid tasks and their test sets of pairs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from posenc.model import forward, init_model
 from posenc.tasks import (
     ORDER_VOCAB,
+    above_or_left_task,
+    above_or_left_test_set,
+    left_of_task,
+    left_of_test_set,
     lookback_task,
     lookback_test_set,
     order_task,
@@ -140,3 +145,83 @@ def test_lookback_test_set_keeps_the_distances_uniform_within_each_label():
         far = np.bincount(d[y == 0], minlength=length)[window + 1:]
         near = np.bincount(d[y == 1], minlength=length)[1:window + 1]
         assert far.min() > 0.85 * far.mean() and near.min() > 0.9 * near.mean()
+
+
+# --- tasks on a grid (chapter 8) ---------------------------------------------------
+
+
+def markers(tokens, width):
+    """(row, column) of A and of B in each grid."""
+    a, b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    return np.divmod(a, width), np.divmod(b, width)
+
+
+@given(n=st.integers(1, 20), height=st.integers(1, 6), width=st.integers(2, 6), seed=st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None)
+def test_left_of_task_has_A_and_B_in_two_columns_and_the_right_label(n, height, width, seed):
+    tokens, labels = left_of_task(n, height * width, width=width, seed=seed)
+    assert tokens.shape == (n, height * width) and labels.shape == (n,)
+    assert np.all((tokens == 0).sum(axis=1) == 1) and np.all((tokens == 1).sum(axis=1) == 1)
+    assert tokens.min() >= 0 and tokens.max() < len(ORDER_VOCAB)
+    (_, col_a), (_, col_b) = markers(tokens, width)
+    assert np.all(col_a != col_b)
+    np.testing.assert_array_equal(labels, (col_a < col_b).astype(int))
+
+
+@given(n=st.integers(1, 20), height=st.integers(2, 6), width=st.integers(2, 6), seed=st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None)
+def test_above_or_left_task_has_A_above_or_left_of_B(n, height, width, seed):
+    tokens, labels = above_or_left_task(n, height * width, width=width, seed=seed)
+    (row_a, col_a), (row_b, col_b) = markers(tokens, width)
+    above = (col_a == col_b) & (row_a < row_b)
+    left = (row_a == row_b) & (col_a < col_b)
+    assert np.all(above | left)
+    np.testing.assert_array_equal(labels, above.astype(int))
+
+
+def test_grid_tasks_are_balanced_uniform_within_each_label_and_reproducible():
+    for task in (left_of_task, above_or_left_task):
+        tokens, labels = task(8000, 12, width=4, seed=5)
+        assert abs(labels.mean() - 0.5) < 0.02
+        np.testing.assert_array_equal(tokens, task(8000, 12, width=4, seed=5)[0])
+    # above-or-left on a 3 x 4 grid: 18 "left" pairs and 12 "above" pairs, each drawn alike
+    tokens, labels = above_or_left_task(8000, 12, width=4, seed=6)
+    a, b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
+    for label, n_pairs in ((0, 18), (1, 12)):
+        counts = np.bincount((a * 12 + b)[labels == label], minlength=144)
+        assert (counts > 0).sum() == n_pairs
+        expected = (labels == label).sum() / n_pairs
+        assert counts.max() < 1.4 * expected and counts[counts > 0].min() > 0.6 * expected
+
+
+@pytest.mark.parametrize("make", [left_of_test_set, above_or_left_test_set])
+def test_grid_test_sets_pair_the_same_tokens_with_opposite_labels(make):
+    tokens, labels = make(300, 16, width=4, seed=2)
+    first, second = tokens[:300], tokens[300:]
+    np.testing.assert_array_equal(np.sort(first, axis=1), np.sort(second, axis=1))
+    np.testing.assert_array_equal(labels[:300], 1 - labels[300:])
+    task = left_of_task if make is left_of_test_set else above_or_left_task
+    np.testing.assert_array_equal(first, task(300, 16, width=4, seed=2)[0])
+    # a model without positions answers both halves of every pair alike: exactly 0.5
+    answers = forward(init_model("none", seed=4), tokens).argmax(axis=-1)
+    np.testing.assert_array_equal(answers[:300], answers[300:])
+    assert np.mean(answers == labels) == 0.5
+
+
+def test_above_or_left_test_set_transposes_the_grid():
+    tokens, _ = above_or_left_test_set(5, 9, width=3, seed=1)
+    np.testing.assert_array_equal(tokens[5:].reshape(5, 3, 3), tokens[:5].reshape(5, 3, 3).transpose(0, 2, 1))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: left_of_task(3, 10, width=4), ValueError, "^length must be a whole number of rows of width 4"),
+    (lambda: left_of_task(3, 4, width=1), ValueError, "^width must be an integer >= 2"),
+    (lambda: left_of_task(3, 4, width=2.0), TypeError, "^width must be an integer"),
+    (lambda: left_of_task(0, 4, width=2), ValueError, "^n_examples must be"),
+    (lambda: above_or_left_task(3, 4, width=4), ValueError, "^length must give the grid at least 2 rows"),
+    (lambda: above_or_left_test_set(3, 12, width=4), ValueError, "^the grid must be square"),
+    (lambda: left_of_task(2**20, 2**10, width=2), ValueError, "n_examples \\* length"),
+])
+def test_grid_task_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
