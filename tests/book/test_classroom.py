@@ -557,7 +557,8 @@ def test_plain_text_names_and_numbers_as_the_built_book(built_book):
             box = soup.find(id=label)
             assert box is not None and f"Exercise {book.exercise_number(label)} " in box.get_text(" "), label
         # {ref} to a section: its title, as the link in the book reads
-        links = {(a.parent["href"].split("#")[-1], a.get_text(" ", strip=True))
+        # (Sphinx's smart quotes print an apostrophe as a typographic one)
+        links = {(a.parent["href"].split("#")[-1], a.get_text(" ", strip=True).replace("\u2019", "'"))
                  for a in soup.select("article a.reference.internal span.std-ref")}
         for c in read(path).cells:
             for target in re.findall(r"\{ref\}`([^`<]+)`", c.source if c.cell_type == "markdown" else ""):
