@@ -63,17 +63,19 @@ def site_pages(html):
             if 'http-equiv="refresh"' not in p.read_text(encoding="utf-8")[:2000].lower()]
 
 
-def run(chromium, pages, widths=WIDTHS):
-    """{(page, width): [violation, ...]}: axe-core's violations of each page at each width.
+def run(chromium, pages, widths=WIDTHS, *, axe=True, inspect_js=None):
+    """{(page, width): {"violations": [...], "info": ...}} for each page at each width.
 
-    A violation is a dict with ``id``, ``impact``, ``help`` and ``nodes``
-    (each with its CSS ``target`` and axe's ``summary``).
+    ``violations`` are axe-core's (a dict each with ``id``, ``impact``,
+    ``help`` and ``nodes``, each node with its CSS ``target`` and axe's
+    ``summary``), or None with ``axe=False``; ``info`` is what
+    ``inspect_js`` returns, evaluated in the page after axe (None without it).
     """
     from playwright.sync_api import sync_playwright
 
-    if not AXE_JS.is_file():
+    if axe and not AXE_JS.is_file():
         raise FileNotFoundError(MISSING)
-    axe_source = AXE_JS.read_text(encoding="utf-8")
+    axe_source = AXE_JS.read_text(encoding="utf-8") if axe else None
     results = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
@@ -86,18 +88,28 @@ def run(chromium, pages, widths=WIDTHS):
             for path in pages:
                 page.goto(Path(path).resolve().as_uri(), wait_until="load")
                 page.evaluate(SETTLE_JS)
-                page.add_script_tag(content=axe_source)
-                results[(Path(path), width)] = page.evaluate(RUN_JS)
+                violations = None
+                if axe:
+                    page.add_script_tag(content=axe_source)
+                    violations = page.evaluate(RUN_JS)
+                info = page.evaluate(inspect_js) if inspect_js else None
+                results[(Path(path), width)] = {"violations": violations, "info": info}
             ctx.close()
         browser.close()
     return results
 
 
+def version():
+    """The version of axe-core installed in tools/browser (the pinned one)."""
+    package = AXE_JS.parent / "package.json"
+    return json.loads(package.read_text(encoding="utf-8"))["version"] if package.is_file() else None
+
+
 def counts(results):
     """Violated nodes by impact, over all pages and widths: {impact: n}."""
     found = Counter()
-    for violations in results.values():
-        for v in violations:
+    for result in results.values():
+        for v in result["violations"] or []:
             found[v["impact"]] += len(v["nodes"])
     return {impact: found[impact] for impact in IMPACTS}
 
@@ -120,16 +132,16 @@ def main(argv=None):
     for width in WIDTHS:
         sub = {k: v for k, v in results.items() if k[1] == width}
         line = ", ".join(f"{n} {impact}" for impact, n in counts(sub).items())
-        print(f"{width:5d} px, {len(pages)} pages: {line}")
+        print(f"axe-core {version()}, {width:5d} px, {len(pages)} pages: {line}")
     if args.details:
-        for (page, width), violations in results.items():
-            for v in violations:
+        for (page, width), result in results.items():
+            for v in result["violations"]:
                 print(f"{page.relative_to(root)} @{width}: {v['impact']:8} {v['id']} "
                       f"({len(v['nodes'])}): {v['nodes'][0]['target']}")
     if args.json:
         args.json.write_text(json.dumps(
-            [{"page": str(page.relative_to(root)), "width": width, "violations": v}
-             for (page, width), v in results.items()], indent=1))
+            [{"page": str(page.relative_to(root)), "width": width, "violations": r["violations"]}
+             for (page, width), r in results.items()], indent=1))
     return 0
 
 

@@ -412,7 +412,8 @@ def write_index_redirect(app, exception):
         return
     if app.config.root_doc == "index":
         return
-    target = builder.get_target_uri(app.config.root_doc)
+    root = app.config.root_doc
+    target = f"{root}/index.html" if builder.name == "dirhtml" else f"{root}.html"
     favicon = app.config.html_favicon or ""
     page = INDEX_HTML.format(
         lang=html.escape(app.config.language or "en"),
