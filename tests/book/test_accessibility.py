@@ -142,7 +142,7 @@ BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><tit
 <div role="list"><div role="doc-biblioentry">An entry</div></div>
 <p style="color: #176de8; background: #ecf3ff">a link colour on a tint</p>
 <button aria-label="Search">Search Ctrl+K</button>
-<div style="width: 100px; overflow-x: auto"><p style="width: 400px">a wide formula</p></div>
+<div style="width: 100px; overflow-x: auto; white-space: nowrap">a formula much wider than its box, which scrolls</div>
 </main></body></html>"""
 
 
