@@ -38,8 +38,17 @@
    and search scripts: the theme's search box sends the reader to the
    search page (search-as-you-type is off).
 10. ``static/posenc-site.css``: display math scrolls inside its own box on a
-   narrow screen, and a print stylesheet (code wraps instead of being cut
-   off, solutions are printed open, no buttons).
+   narrow screen (``static/posenc-site.js`` lets the keyboard reach the ones
+   that do scroll, and the stylesheet draws a cue), and a print stylesheet
+   (code wraps instead of being cut off, a code cell is never split from its
+   box, solutions are printed open, no buttons).
+11. What Lighthouse and axe-core asked for (issue 31): every script file
+   deferred; sphinx-design's files only on pages that use it; one viewport
+   tag and a description per page; an ``index.html`` with a title and a
+   language; solution titles without a link in them (a tap anywhere opens
+   the solution; the link back to the exercise closes the solution);
+   hidden-cell summaries named by their text; references as list items; no
+   empty header cells; figures that reserve their space before loading.
 """
 
 from __future__ import annotations

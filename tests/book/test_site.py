@@ -27,8 +27,13 @@ for example an older build, to see which checks it fails):
   print layout, search from file://, and time how long the math takes to
   appear with the CPU slowed down 4x (in the report, never a test).
 
-* ``make pdf``'s PDF: the whole book, chapters in order, each chapter's
-  printed numbers in its text, a contents page with working links.
+* What issue 31's review found on a phone and a desktop: a tap on a
+  solution's title opens it, Escape in the menu drawer gives the focus back,
+  the search icon beside the text, figures that keep their place before their
+  images load, one viewport tag, descriptions, an icon, deferred scripts.
+
+``make pdf``'s PDF is checked in ``test_pdf.py``, and axe-core runs over every
+page in ``test_accessibility.py``.
 
 Chromium comes from the system (``apt-get install chromium``); the Python
 ``playwright`` package drives it and never downloads a browser of its own.
@@ -43,15 +48,12 @@ import gzip
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 
-import nbformat
 import pytest
 import yaml
 
