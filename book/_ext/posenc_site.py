@@ -163,11 +163,20 @@ def tidy_assets(app, pagename, templatename, context, doctree):
             elif not hasattr(asset, "attributes"):
                 assets.append(asset)
         context[name] = assets
+    if pagename == "search":
+        # The theme's search page loads Sphinx's search scripts itself, at
+        # once, and they use doctools.js: there, everything runs at once.
+        return
+    scripts = []
     for asset in context.get("script_files", []):
         filename = str(getattr(asset, "filename", "") or "")
-        if (filename and not filename.endswith(_RUN_AT_ONCE)
+        if (filename and hasattr(asset, "attributes") and not filename.endswith(_RUN_AT_ONCE)
                 and "async" not in asset.attributes and "defer" not in asset.attributes):
-            asset.attributes["defer"] = "defer"
+            # a deferred copy: the builder's own asset objects serve every page
+            asset = type(asset)(asset.filename, priority=asset.priority,
+                                **{**asset.attributes, "defer": "defer"})
+        scripts.append(asset)
+    context["script_files"] = scripts
 
 
 HERE = Path(__file__).resolve().parent
