@@ -37,15 +37,19 @@ document.addEventListener("click", (event) => {
 // they are not extra stops for the Tab key. Checked again when the fonts
 // have loaded and when the window changes size.
 const markScrollingFormulas = () => {
-  for (const box of document.querySelectorAll('div.math mjx-container[display="true"]')) {
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
+  // All the measuring first, then all the marking: measuring after a change
+  // would lay the page out again for every formula (300 on chapter 2).
+  const boxes = [...document.querySelectorAll('div.math mjx-container[display="true"]')];
+  const scrolling = boxes.map(box => box.scrollWidth > box.clientWidth + 1);
+  boxes.forEach((box, i) => {
+    const scrolls = scrolling[i];
     box.classList.toggle("posenc-scrolls", scrolls);
     if (scrolls) {
       box.setAttribute("tabindex", "0");
     } else if (box.getAttribute("tabindex") === "0") {
       box.removeAttribute("tabindex");
     }
-  }
+  });
 };
 document.addEventListener("DOMContentLoaded", markScrollingFormulas);
 if (document.fonts) document.fonts.ready.then(markScrollingFormulas);
