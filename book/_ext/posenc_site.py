@@ -46,7 +46,7 @@
    deferred; sphinx-design's files only on pages that use it; one viewport
    tag and a description per page; an ``index.html`` with a title and a
    language; solution titles without a link in them (a tap anywhere opens
-   the solution; the link back to the exercise closes the solution);
+   the solution; the link back to the exercise ends the solution);
    hidden-cell summaries named by their text; references as list items; no
    empty header cells; figures that reserve their space before loading.
 """
