@@ -14,12 +14,14 @@ NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
 .PHONY: help venv book pdf test execute student otter nbgrader exercises bench lock clean \
-	lab lab-check classroom-venv classroom-check
+	lab lab-check classroom-venv classroom-check browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
-	@echo "make test     unit tests, nbval over every notebook, strict book build"
+	@echo "make test     unit tests, nbval over every notebook, strict book build, browser checks (axe-core)"
+	@echo "make lighthouse  Lighthouse scores of the landing page and chapters 2, 5, 7 (mobile, desktop)"
+	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
 	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
@@ -43,6 +45,19 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
+# axe-core (the accessibility check of `make test`) and Lighthouse (`make
+# lighthouse`), exactly as tools/browser/package-lock.json pins them. They
+# need Node.js and npm (Debian: apt-get install nodejs npm).
+NODE_STAMP := tools/browser/node_modules/.installed
+
+browser-tools: $(NODE_STAMP)
+
+$(NODE_STAMP): tools/browser/package.json tools/browser/package-lock.json
+	@command -v npm >/dev/null 2>&1 \
+		|| { echo "npm is needed for axe-core and Lighthouse: sudo apt-get install -y nodejs npm"; exit 1; }
+	cd tools/browser && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 book: $(STAMP)
 	rm -rf _build/html _build/.doctrees _build/jupyter_execute
 	$(JB_BUILD)
@@ -58,7 +73,7 @@ pdf: $(STAMP)
 	$(BIN)/python -m tools.make_pdf _build/singlehtml _build/pdf/book.pdf
 
 # The student editions run whole (tests marked "classroom") in classroom-check.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile -m "not classroom" book tests posenc
 
 # JupyterLab and jupyterlab-myst (requirements-lab.txt) on top of the book's
@@ -117,6 +132,14 @@ bench: $(STAMP)
 	$(BIN)/python -m tools.bench_sinusoidal
 	$(BIN)/python -m tools.bench_training
 	$(BIN)/python -m tools.bench_widgets
+
+# Not a test either: Lighthouse's scores (performance above all) depend on
+# the machine's load. Builds the book, serves it on 127.0.0.1 with gzip as a
+# static host does, and prints the scores of the landing page and chapters
+# 2, 5 and 7 with the mobile and desktop presets (reports in _build/lighthouse/).
+lighthouse: $(STAMP) $(NODE_STAMP)
+	$(MAKE) --no-print-directory book
+	$(BIN)/python -m tools.lighthouse _build/html
 
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

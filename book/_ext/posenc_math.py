@@ -143,8 +143,26 @@ def _render(translator, node, tex, display):
         return f'<span class="math-error">{html.escape(tex)}</span>'
 
 
+def _in_title(node):
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.title):
+            return True
+        parent = parent.parent
+    return False
+
+
 def visit_math(self, node):
-    self.body.append(self.starttag(node, "span", "", CLASS="math notranslate nohighlight"))
+    extra = {}
+    if _in_title(node):
+        # A heading's formula as plain text ("\\sqrt{d_{model}}" -> "√d_model"),
+        # for what shows a heading without its typesetting: the PDF's
+        # bookmarks (tools/make_pdf.py).
+        from posenc_search import tex_to_text  # noqa: PLC0415  (book/_ext)
+
+        extra["data-text"] = tex_to_text(node.astext())
+    self.body.append(self.starttag(node, "span", "", CLASS="math notranslate nohighlight",
+                                   **extra))
     self.body.append(_render(self, node, node.astext(), display=False))
     self.body.append("</span>")
     raise nodes.SkipNode

@@ -38,13 +38,23 @@
    and search scripts: the theme's search box sends the reader to the
    search page (search-as-you-type is off).
 10. ``static/posenc-site.css``: display math scrolls inside its own box on a
-   narrow screen, and a print stylesheet (code wraps instead of being cut
-   off, solutions are printed open, no buttons).
+   narrow screen (``static/posenc-site.js`` lets the keyboard reach the ones
+   that do scroll, and the stylesheet draws a cue), and a print stylesheet
+   (code wraps instead of being cut off, a code cell is never split from its
+   box, solutions are printed open, no buttons).
+11. What Lighthouse and axe-core asked for (issue 31): every script file
+   deferred; sphinx-design's files only on pages that use it; one viewport
+   tag and a description per page; an ``index.html`` with a title and a
+   language; solution titles without a link in them (a tap anywhere opens
+   the solution; the link back to the exercise ends the solution);
+   hidden-cell summaries named by their text; references as list items; no
+   empty header cells; figures that reserve their space before loading.
 """
 
 from __future__ import annotations
 
 import codecs
+import html
 import re
 from collections import Counter
 from pathlib import Path
@@ -123,11 +133,27 @@ def _is_thebe(asset):
     return "sphinx-thebe" in name or "THEBE_JS_URL" in asset.attributes.get("body", "")
 
 
+def _is_design(asset):
+    """sphinx-design's stylesheet and script (jupyter-book loads it on every page)."""
+    name = str(asset.filename or "")
+    return "sphinx-design" in name or "design-tabs" in name
+
+
+# Scripts that run as soon as they are read, because an inline script after
+# them uses what they define (``DOCUMENTATION_OPTIONS.pagename = ...``).
+_RUN_AT_ONCE = ("documentation_options.js",)
+
+
 def tidy_assets(app, pagename, templatename, context, doctree):
-    if app.config.html_theme_options.get("launch_buttons", {}).get("thebe"):
-        keep = lambda asset: True  # noqa: E731
-    else:
-        keep = lambda asset: not _is_thebe(asset)  # noqa: E731
+    """One copy of each asset; no thebe, no sphinx-design where the page does not
+    use it; every script file deferred (it runs once the page is parsed, in
+    order, instead of holding up the first paint)."""
+    thebe = app.config.html_theme_options.get("launch_buttons", {}).get("thebe")
+    design = 'class="sd-' in context.get("body", "") or ' sd-' in context.get("body", "")
+
+    def keep(asset):
+        return (thebe or not _is_thebe(asset)) and (design or not _is_design(asset))
+
     for name in ("script_files", "css_files"):
         seen, assets = set(), []
         for asset in context.get(name, []):
@@ -137,6 +163,20 @@ def tidy_assets(app, pagename, templatename, context, doctree):
             elif not hasattr(asset, "attributes"):
                 assets.append(asset)
         context[name] = assets
+    if pagename == "search":
+        # The theme's search page loads Sphinx's search scripts itself, at
+        # once, and they use doctools.js: there, everything runs at once.
+        return
+    scripts = []
+    for asset in context.get("script_files", []):
+        filename = str(getattr(asset, "filename", "") or "")
+        if (filename and hasattr(asset, "attributes") and not filename.endswith(_RUN_AT_ONCE)
+                and "async" not in asset.attributes and "defer" not in asset.attributes):
+            # a deferred copy: the builder's own asset objects serve every page
+            asset = type(asset)(asset.filename, priority=asset.priority,
+                                **{**asset.attributes, "defer": "defer"})
+        scripts.append(asset)
+    context["script_files"] = scripts
 
 
 HERE = Path(__file__).resolve().parent
@@ -162,6 +202,112 @@ _SEARCH_SCRIPTS = re.compile(
 def without_search_scripts(html):
     """The theme's extra <head> without the search scripts (a Jinja filter)."""
     return _SEARCH_SCRIPTS.sub("", str(html))
+
+
+_VIEWPORT = re.compile(r'\s*<meta name="viewport"[^>]*>')
+
+
+def without_viewport(html):
+    """HTML without its viewport <meta> tags (a Jinja filter): Sphinx's layout
+    writes one, the theme two more; a page keeps Sphinx's."""
+    return _VIEWPORT.sub("", str(html))
+
+
+# --- what a page says about itself: description, accessible markup ---------
+
+DESCRIPTION_LENGTH = 160
+
+
+def page_description(doctree, fallback=""):
+    """The page's first paragraph as plain text (formulas readable), cut at a
+    word before 160 characters: the page's <meta name="description">.
+
+    >>> from docutils.core import publish_doctree
+    >>> tree = publish_doctree("Title\\n=====\\n\\nShort.\\n\\nThe first paragraph of $x$ words, "
+    ...                        "long enough to describe the page.\\n\\nMore.")
+    >>> page_description(tree)
+    'The first paragraph of $x$ words, long enough to describe the page.'
+    """
+    from posenc_search import plain_text  # noqa: PLC0415  (same folder, on sys.path)
+
+    for paragraph in doctree.findall(nodes.paragraph) if doctree is not None else ():
+        if any(isinstance(a, (nodes.admonition, nodes.Admonition, nodes.table, nodes.footer,
+                              nodes.field_list, nodes.container)) for a in _ancestors(paragraph)):
+            continue
+        text = re.sub(r"\s+", " ", plain_text(paragraph)).strip()
+        if len(text) >= 40:
+            break
+    else:
+        text = fallback
+    if len(text) > DESCRIPTION_LENGTH:
+        text = text[:DESCRIPTION_LENGTH - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return text
+
+
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+_EMPTY_HEADER_CELL = re.compile(r'<th class="head">(?:<p></p>)?</th>')
+
+
+def accessible_body(body):
+    """A page's HTML body with two of docutils' markup slips fixed.
+
+    * The references page: docutils gives the list of citations
+      ``role="list"`` and each entry the deprecated ``role="doc-biblioentry"``,
+      which is not a list item, so the list has no items (axe: critical).
+    * An empty header cell (a table whose first column heads the rows:
+      ``| | What it is |``) is an empty ``<th>``, a column header without a
+      name (axe: empty-table-header): it becomes a plain ``<td>``.
+
+    >>> accessible_body('<div class="citation" id="x" role="doc-biblioentry">')
+    '<div class="citation" id="x" role="listitem">'
+    >>> accessible_body('<tr class="row-odd"><th class="head"><p></p></th><th class="head"><p>A</p></th>')
+    '<tr class="row-odd"><td class="head"></td><th class="head"><p>A</p></th>'
+    """
+    body = body.replace('role="doc-biblioentry"', 'role="listitem"')
+    return _EMPTY_HEADER_CELL.sub('<td class="head"></td>', body)
+
+
+_SIZED_IMG = re.compile(r'(<img [^>]*style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;)"')
+
+
+def reserve_figure_space(body):
+    """Images shown at a size (myst-nb writes ``style="width: 490px; height:
+    531px;"``) also get that aspect ratio, so that the stylesheet's ``height:
+    auto`` (which keeps a figure's shape in a narrow column) still lets the
+    browser reserve the figure's space before the image has loaded.
+
+    >>> reserve_figure_space('<img alt="a" src="x.png" style="width: 490px; height: 531px;" />')
+    '<img alt="a" src="x.png" style="width: 490px; height: 531px; aspect-ratio: 490 / 531;" />'
+    """
+    return _SIZED_IMG.sub(lambda m: f'{m.group(1)} aspect-ratio: {m.group(2)} / {m.group(3)};"', body)
+
+
+def describe_page(app, pagename, templatename, context, doctree):
+    """<meta name="description"> from the page's first paragraph; one viewport
+    tag; the accessible-markup fixes and figure sizes in the body."""
+    fallback = getattr(app.env, "posenc_book_description", "") or context.get("docstitle", "")
+    description = page_description(doctree, fallback)
+    metatags = without_viewport(context.get("metatags", ""))
+    if description:
+        metatags += f'\n<meta name="description" content="{html.escape(description)}" />'
+    context["metatags"] = metatags
+    if "body" in context:
+        context["body"] = reserve_figure_space(accessible_body(context["body"]))
+
+
+def remember_book_description(app, env):
+    """The root page's description stands for pages without text of their own
+    (the index, the search page)."""
+    root = app.config.root_doc
+    if root in env.found_docs:
+        env.posenc_book_description = page_description(env.get_doctree(root))
+    return []
 
 
 # --- icons: the theme's Font Awesome fonts, cut down to the icons used -----
@@ -236,6 +382,68 @@ def subset_icon_fonts(app, exception):
     (static / "icons.css").write_text("\n".join(rules) + "\n", encoding="utf-8")
 
 
+# --- hidden cells: a summary whose name is its text ------------------------
+
+
+def visit_hide_cell(self, node):
+    """myst-nb's <details> for a hidden cell, without its ``aria-label="Toggle
+    hidden content"``: the summary's name is the text it shows ("Show the
+    double-angle test"), which differs from cell to cell."""
+    classes = " ".join(node["classes"])
+    self.body.append(f'<details class="admonition hide {classes}">\n<summary>\n')
+    self.body.append(f'<p class="collapsed admonition-title">{html.escape(node["prompt_show"])}</p>\n')
+    self.body.append(f'<p class="expanded admonition-title">{html.escape(node["prompt_hide"])}</p>\n')
+    self.body.append("</summary>\n")
+
+
+def depart_hide_cell(self, node):
+    self.body.append("</details>\n")
+
+
+# --- the site's front door: index.html ------------------------------------
+
+INDEX_HTML = """<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<link rel="icon" href="{favicon}">
+<link rel="canonical" href="{target}">
+<meta http-equiv="refresh" content="0; url={target}">
+</head>
+<body>
+<p><a href="{target}">{title}</a></p>
+</body>
+</html>
+"""
+
+
+def write_index_redirect(app, exception):
+    """``index.html``: a small page that sends the reader to the landing page,
+    with a title, a language and a link for browsers that do not follow the
+    redirect (sphinx-external-toc's was one bare ``<meta>`` tag; it writes
+    its own only where there is none)."""
+    builder = app.builder
+    if exception is not None or getattr(builder, "format", "") != "html":
+        return
+    if app.config.root_doc == "index":
+        return
+    root = app.config.root_doc
+    target = f"{root}/index.html" if builder.name == "dirhtml" else f"{root}.html"
+    favicon = app.config.html_favicon or ""
+    page = INDEX_HTML.format(
+        lang=html.escape(app.config.language or "en"),
+        title=html.escape(app.config.html_title or app.config.project),
+        description=html.escape(getattr(app.env, "posenc_book_description", "")),
+        favicon=html.escape("_static/" + Path(favicon).name) if favicon else "",
+        target=html.escape(target))
+    if not favicon:
+        page = page.replace('<link rel="icon" href="">\n', "")
+    (Path(builder.outdir) / "index.html").write_text(page, encoding="utf-8")
+
+
 def add_templates(app, config):
     config.templates_path.insert(0, str(HERE / "templates"))
     config.html_static_path.append(str(HERE / "static"))
@@ -245,6 +453,7 @@ def add_jinja_filters(app):
     templates = getattr(app.builder, "templates", None)
     if templates is not None and hasattr(templates, "environment"):
         templates.environment.filters["posenc_without_fontawesome_js"] = without_fontawesome_js
+        templates.environment.filters["posenc_without_viewport"] = without_viewport
         search_as_you_type = app.config.html_theme_options.get("search_as_you_type", False)
         templates.environment.filters["posenc_without_search_scripts"] = (
             (lambda html: html) if search_as_you_type else without_search_scripts)
@@ -259,8 +468,33 @@ def _in_code_cell(node):
     return False
 
 
+def untangle_solution_title(solution):
+    """A solution's title as plain text, its link to the exercise moved into the solution.
+
+    sphinx-exercise titles a solution "Solution to <a>Exercise 7.1 (...)</a>":
+    on a phone the link covers most of the title, so a tap meant to open the
+    solution jumped back to the exercise instead. The title keeps the words
+    and becomes, all of it, the toggle's target; the solution ends with a
+    "Back to Exercise 7.1" link.
+    """
+    title = solution.next_node(nodes.title)
+    if title is None:
+        return
+    for ref in list(title.findall(nodes.reference)):
+        label = re.sub(r"\s*\(.*$", "", ref.astext()).strip()  # "Exercise 7.1"
+        ref.replace_self(ref.children)
+        back = nodes.reference("", "", *([nodes.Text(f"Back to {label}")] if label else []),
+                               **{k: ref[k] for k in ("refid", "refuri", "internal") if k in ref})
+        solution += nodes.paragraph("", "", back, classes=["posenc-backlink"])
+
+
 def tidy_exercises(app, doctree, docname):
-    """Unique ids for exercise and solution content; no nbgrader markers in code cells."""
+    """Unique ids for exercise and solution content; no nbgrader markers in code
+    cells; solution titles without a link in them."""
+    from sphinx_exercise.nodes import solution_node  # noqa: PLC0415
+
+    for solution in doctree.findall(solution_node):
+        untangle_solution_title(solution)
     for section in doctree.findall(nodes.section):
         ids = section.get("ids", [])
         if ids in (["exercise-content"], ["solution-content"]) and section.parent is not None:
@@ -330,13 +564,16 @@ def setup(app):
     app.connect("env-merge-info", merge_doc_titles)
     app.connect("env-updated", name_doc_links_in_contents)
     app.connect("doctree-resolved", tidy_exercises)
+    app.connect("html-page-context", describe_page, priority=800)
+    app.connect("env-updated", remember_book_description)
     app.connect("build-finished", subset_icon_fonts)
+    app.connect("build-finished", write_index_redirect, priority=400)
     # myst-nb draws hidden cells ("hide-cell" tags) for the html builder only;
     # the single page that `make pdf` prints needs the same <details> element
-    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput, visit_HideCellInput
+    from myst_nb.sphinx_ import HideCodeCellNode
 
-    app.add_node(HideCodeCellNode, override=True,
-                 singlehtml=(visit_HideCellInput, depart_HideCellInput))
+    app.add_node(HideCodeCellNode, override=True, html=(visit_hide_cell, depart_hide_cell),
+                 singlehtml=(visit_hide_cell, depart_hide_cell))
     app.add_css_file("icons.css")
     app.add_css_file("posenc-site.css")
     app.add_js_file("posenc-site.js")
