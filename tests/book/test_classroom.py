@@ -500,7 +500,7 @@ def html_problems(html, exercises, *, chapter=None):
                             "(is its part of _toc.yml `numbered: true`?)")
             continue
         numbers.append((int(m[1]), int(m[2])))
-        link = soup.select_one(f'div.solution p.admonition-title a[href="#{ex.label}"]')
+        link = soup.select_one(f'div.solution a[href="#{ex.label}"]')
         solution = link.find_parent("div", class_="solution") if link else None
         if solution is None or "dropdown" not in solution["class"]:
             problems.append(f"{ex.label}: the solution is not a dropdown (hidden behind a toggle)")
