@@ -152,6 +152,16 @@ def _in_title(node):
     return False
 
 
+def _in_link(node):
+    """True if ``node`` is inside a reference (a link)."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.reference):
+            return True
+        parent = parent.parent
+    return False
+
+
 def visit_math(self, node):
     extra = {}
     if _in_title(node):
@@ -161,6 +171,13 @@ def visit_math(self, node):
         from posenc_search import tex_to_text  # noqa: PLC0415  (book/_ext)
 
         extra["data-text"] = tex_to_text(node.astext())
+    if _in_link(node):
+        # A link whose text is a formula (a glossary term such as d_k) needs a
+        # name that assistive technology reads out: the formula as plain text.
+        from posenc_search import tex_to_text  # noqa: PLC0415  (book/_ext)
+
+        extra["role"] = "img"
+        extra["aria-label"] = tex_to_text(node.astext())
     self.body.append(self.starttag(node, "span", "", CLASS="math notranslate nohighlight",
                                    **extra))
     self.body.append(_render(self, node, node.astext(), display=False))
