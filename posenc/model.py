@@ -73,7 +73,7 @@ __all__ = ["SCHEMES", "READOUTS", "init_model", "unstack", "forward", "attention
 
 READOUTS = ("mean", "last")
 
-_CHUNK_ENTRIES = 2**20  # forward() cuts a batch so that A holds about this many numbers
+_CHUNK_ENTRIES = 2**22  # forward() cuts a batch so that A holds about this many numbers
 
 #: The largest stack of models, far more than any experiment of the book needs.
 MAX_MODELS = 4096
@@ -139,7 +139,10 @@ def init_model(
         One seed: one model. A sequence of ``M`` seeds: a *stack* of ``M``
         models, trained side by side; every parameter gets a leading axis of
         length ``M``, and model ``m`` of the stack is exactly the model
-        ``init_model(..., seed=seeds[m])``.
+        ``init_model(..., seed=seeds[m])``. Models of every scheme with
+        the same seed and sizes start from the same ``E``, ``W_q``,
+        ``W_k``, ``W_v`` and ``W_out`` (the learned table is drawn last),
+        so that schemes can be compared seed by seed.
 
     Returns
     -------
@@ -192,14 +195,14 @@ def init_model(
                     (len(seeds) if seeds else 1) * (vocab_size + max_len + 4 * d_model) * d_model)
 
     def draw(rng):  # the parameters of one model, in a fixed order
-        params = {"E": init_table(vocab_size, d_model, std=token_std, seed=rng)}
-        if kind.table:
+        E = init_table(vocab_size, d_model, std=token_std, seed=rng)
+        W = {name: rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
+             for name in ("W_q", "W_k", "W_v")}
+        W_out = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
+        params = {"E": E}
+        if kind.table:  # drawn last: every scheme starts from the same E and W for a seed
             params["P"] = init_table(max_len, d_model, std=position_std, seed=rng)
-        for name in ("W_q", "W_k", "W_v"):
-            params[name] = rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
-        params["W_out"] = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
-        params["b_out"] = np.zeros(n_classes)
-        return params
+        return {**params, **W, "W_out": W_out, "b_out": np.zeros(n_classes)}
 
     if seeds is None:  # one model
         params = {name: x.astype(dtype) for name, x in draw(_checks.rng(seed)).items()}
@@ -266,14 +269,8 @@ def forward(model, tokens):
     (2, 3, 2)
     """
     params, tokens = _stacked(model), _tokens(model, tokens)
-    # Sequences do not interact, so a large batch runs in pieces: the same logits,
-    # but the (M, chunk, n_heads, n, n) temporaries stay small enough to be fast.
-    M, batch, n = len(params["E"]), tokens.shape[-2], tokens.shape[-1]
-    rows = 1 if model["readout"] == "last" else n  # rows of A that _forward computes
-    chunk = max(1, _CHUNK_ENTRIES // (M * model["n_heads"] * rows * n))
     with np.errstate(all="ignore"):  # an overflow is reported just below, by name
-        logits = np.concatenate([_forward(model, params, tokens[..., i:i + chunk, :])[0]
-                                 for i in range(0, batch, chunk)], axis=1)
+        logits, _ = _forward(model, params, tokens, weights=False)
     _finite(model, logits)
     return _unstacked(model, logits)
 
@@ -338,7 +335,7 @@ def accuracy(model, tokens, labels):
     return float(right) if model.get("n_models") is None else right
 
 
-def _forward(model, p, tokens, *, all_rows=False):
+def _forward(model, p, tokens, *, all_rows=False, weights=True):
     """Logits of a stack of models, and a dict of what the backward pass needs.
 
     ``p`` holds the parameters with a leading model axis ``M``; ``tokens``
@@ -354,6 +351,10 @@ def _forward(model, p, tokens, *, all_rows=False):
     ``q`` is ``(M, batch, H, rows, d_h)``, only for the rows the readout
     reads, scaled by :math:`1/\\sqrt{d_h}`; ``k`` and ``v`` are
     ``(M, batch, H, n, d_h)``; ``A`` is ``(M, batch, H, rows, n)``.
+
+    With ``weights=False`` (:func:`forward`: logits only) the attention
+    matrices are not kept, and :func:`_read_out` computes what the readout
+    takes from each value more directly; the cache is then ``None``.
     """
     scheme, n_heads = SCHEMES[model["scheme"]], model["n_heads"]
     M, vocab_size, d_model = p["E"].shape
@@ -373,6 +374,13 @@ def _forward(model, p, tokens, *, all_rows=False):
     table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(3, 0, 4, 1, 2, 5)
     q_table, k_table, v_table = _moved(table)
     first, r = _read_rows(model, n, dtype, all_rows)  # the readout reads rows first..n-1
+    if not weights:  # logits only
+        # Sequences do not interact, so a large batch runs in pieces: the same logits,
+        # but the (M, chunk, n_heads, rows, n) temporaries stay small enough to be fast.
+        chunk = max(1, _CHUNK_ENTRIES // (M * n_heads * (n - first) * n))
+        pooled = np.concatenate([_read_out(model, q_table, k_table, v_table, tokens[..., i:i + chunk, :],
+                                           first, r) for i in range(0, tokens.shape[-2], chunk)], axis=1)
+        return pooled @ p["W_out"] + p["b_out"][:, None, :], None
     q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
     q /= np.sqrt(d_h, dtype=dtype)
     k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
@@ -389,6 +397,39 @@ def _forward(model, p, tokens, *, all_rows=False):
     logits = pooled @ p["W_out"] + p["b_out"][:, None, :]
     return logits, {"q": q, "k": k, "v": v, "A": A, "a_bar": a_bar, "pooled": pooled,
                     "first": first, "r": r, "W": W, "position": position}
+
+
+def _read_out(model, q_table, k_table, v_table, tokens, first, r):
+    """What the readout averages, :math:`\\bar o = \\sum_j \\bar a_j v_j`, without keeping :math:`A`.
+
+    :func:`forward` needs only the logits, so it computes :math:`\\bar a = r A`
+    more directly than the training's forward pass. The scores are computed
+    transposed, ``T[j, i]`` = :math:`S_{ij}` (keys down, rows across), so
+    that the largest score of every row, which the softmax subtracts, is an
+    element-wise maximum down the columns: as cheap as the largest score of
+    the whole matrix, and no row can underflow. Then
+    :math:`\\bar a_j = \\sum_i w_i e^{S_{ij} - m_i}` with
+    :math:`w_i = r_i / \\sum_l e^{S_{il} - m_i}`: the rows of :math:`A` are
+    never divided one by one. The same numbers as ``r @ A`` up to rounding,
+    and each sequence's whatever else is in the batch. Returns
+    ``(M, batch, d_model)``.
+    """
+    scheme, n = SCHEMES[model["scheme"]], tokens.shape[-1]
+    M, n_heads, _, _, d_h = q_table.shape
+    dtype = q_table.dtype
+    q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
+    q /= np.sqrt(d_h, dtype=dtype)
+    k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
+    T = k @ np.ascontiguousarray(np.swapaxes(q, -1, -2))  # (M, batch, H, n, rows)
+    if scheme.bias:
+        T += np.swapaxes(scheme.bias(model, n, dtype)[..., first:, :], -1, -2)
+    if model["causal"]:
+        T += _causal_bias(n, dtype)[first:].T
+    T -= T.max(axis=-2, keepdims=True)  # m_i, every row's largest score
+    np.exp(T, out=T)
+    w = r / (np.ones((1, n), dtype=dtype) @ T)  # (M, batch, H, 1, rows)
+    a_bar = T @ np.swapaxes(w, -1, -2)  # (M, batch, H, n, 1)
+    return (np.swapaxes(a_bar, -1, -2) @ v).reshape(M, -1, n_heads * d_h)
 
 
 def _positions(model, p, n, dtype):

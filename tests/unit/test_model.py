@@ -522,3 +522,40 @@ def test_a_stack_with_underflowing_rows_computes_exactly_what_each_model_compute
     logits = forward(stack, tokens)
     for m, alone in enumerate(unstack(stack)):
         np.testing.assert_array_equal(forward(alone, tokens), logits[m])
+
+
+@pytest.mark.parametrize("readout", ["mean", "last"])
+@pytest.mark.parametrize("scheme", ["none", "alibi"])
+def test_forward_is_exact_where_rows_of_scores_lie_far_below_the_rest(scheme, readout):
+    # forward() shifts every row of scores by its own largest (issue 25's fast
+    # readout): rows far below the rest of their matrix do not underflow
+    model = init_model(scheme, seed=4, causal=True, readout=readout)
+    model["params"]["E"] *= 60
+    tokens = np.random.default_rng(6).integers(0, 8, size=(40, 12))
+    logits = forward(model, tokens)
+    np.testing.assert_allclose(logits, reference_logits(model, tokens), rtol=1e-9, atol=1e-12)
+    scores = attention_weights(dict(model, readout="mean"), tokens)
+    assert np.any(scores < 1e-300), "the scores should span far more than exp's range"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_gives_the_logits_of_the_training_forward_pass(scheme):
+    # forward() takes a shortcut to the logits; loss_and_grads uses the full
+    # attention matrices: the same logits to rounding, so the same loss
+    model = init_model(scheme, d_model=8, n_heads=2, position_std=0.5, seed=[1, 2])
+    tokens, labels = order_task(7, 9, seed=5)
+    logits = forward(model, tokens)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    loss = -log_probs[:, np.arange(7), labels].mean(axis=1)
+    np.testing.assert_allclose(loss, loss_and_grads(model, tokens, labels)[0], rtol=1e-12)
+
+
+def test_every_scheme_starts_from_the_same_weights_for_a_seed():
+    # the chapters compare schemes seed by seed: only the position part differs
+    base = init_model("none", seed=[5, 6], dtype=np.float32)
+    for scheme in SCHEMES:
+        model = init_model(scheme, seed=[5, 6], dtype=np.float32)
+        for name, x in base["params"].items():
+            np.testing.assert_array_equal(model["params"][name], x)
+    assert list(init_model("learned")["params"]) == ["E", "P", "W_q", "W_k", "W_v", "W_out", "b_out"]
