@@ -62,7 +62,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _checks
-from .attention import _softmax_scores, causal_mask
+from .attention import _SAFE_SUM, _softmax_scores, causal_mask
 from .rotary import _turn
 from .schemes import SCHEMES
 from .tables import init_table
@@ -404,15 +404,15 @@ def _read_out(model, q_table, k_table, v_table, tokens, first, r):
 
     :func:`forward` needs only the logits, so it computes :math:`\\bar a = r A`
     more directly than the training's forward pass. The scores are computed
-    transposed, ``T[j, i]`` = :math:`S_{ij}` (keys down, rows across), so
-    that the largest score of every row, which the softmax subtracts, is an
-    element-wise maximum down the columns: as cheap as the largest score of
-    the whole matrix, and no row can underflow. Then
-    :math:`\\bar a_j = \\sum_i w_i e^{S_{ij} - m_i}` with
-    :math:`w_i = r_i / \\sum_l e^{S_{il} - m_i}`: the rows of :math:`A` are
-    never divided one by one. The same numbers as ``r @ A`` up to rounding,
-    and each sequence's whatever else is in the batch. Returns
-    ``(M, batch, d_model)``.
+    transposed, ``T[j, i]`` = :math:`S_{ij}` (keys down, rows across); each
+    matrix is shifted by its largest score and exponentiated in place, and
+    then :math:`\\bar a_j = \\sum_i w_i e^{S_{ij} - m}` with
+    :math:`w_i = r_i / \\sum_l e^{S_{il} - m}`: the rows of :math:`A` are
+    never divided one by one. A matrix with a row far below its largest
+    score, whose exponentials underflow, is computed again with every row
+    shifted by its own largest score (a maximum down the columns of ``T``).
+    The same numbers as ``r @ A`` up to rounding, and each sequence's
+    whatever else is in the batch. Returns ``(M, batch, d_model)``.
     """
     scheme, n = SCHEMES[model["scheme"]], tokens.shape[-1]
     M, n_heads, _, _, d_h = q_table.shape
@@ -420,14 +420,27 @@ def _read_out(model, q_table, k_table, v_table, tokens, first, r):
     q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
     q /= np.sqrt(d_h, dtype=dtype)
     k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
-    T = k @ np.ascontiguousarray(np.swapaxes(q, -1, -2))  # (M, batch, H, n, rows)
+    bias = np.zeros((1, n, n - first), dtype=dtype)  # B transposed: keys down, rows across
     if scheme.bias:
-        T += np.swapaxes(scheme.bias(model, n, dtype)[..., first:, :], -1, -2)
+        bias = bias + np.swapaxes(scheme.bias(model, n, dtype)[..., first:, :], -1, -2)
     if model["causal"]:
-        T += _causal_bias(n, dtype)[first:].T
-    T -= T.max(axis=-2, keepdims=True)  # m_i, every row's largest score
+        bias = bias + _causal_bias(n, dtype)[first:].T
+    qT = np.ascontiguousarray(np.swapaxes(q, -1, -2))
+    T = k @ qT  # (M, batch, H, n, rows)
+    if scheme.bias or model["causal"]:
+        T += bias
+    T -= T.max(axis=(-2, -1), keepdims=True)  # each matrix's largest score
     np.exp(T, out=T)
-    w = r / (np.ones((1, n), dtype=dtype) @ T)  # (M, batch, H, 1, rows)
+    ones = np.ones((1, n), dtype=dtype)
+    sums = ones @ T  # (M, batch, H, 1, rows)
+    low = ~np.all(sums > _SAFE_SUM[dtype.char], axis=(-2, -1))  # (M, batch, H)
+    if low.any():  # those matrices again, each row shifted by its own largest score
+        m, b, h = np.nonzero(low)
+        redo = k[m, b, h] @ qT[m, b, h] + bias[h % len(bias)]
+        redo -= redo.max(axis=-2, keepdims=True)
+        T[m, b, h] = np.exp(redo)
+        sums[m, b, h] = ones @ T[m, b, h]
+    w = r / sums
     a_bar = T @ np.swapaxes(w, -1, -2)  # (M, batch, H, n, 1)
     return (np.swapaxes(a_bar, -1, -2) @ v).reshape(M, -1, n_heads * d_h)
 

@@ -21,39 +21,32 @@ _WINDOW = 2
 _ROUNDING = 0.005 + 1e-9  # a share rounded to two places (0.40) still counts
 
 
-def _fast_angle(d):
-    """The fast pair's angle at distance ``d``, turned back into [0, 2 pi): 1 radian per position."""
-    return np.mod(np.asarray(d, dtype=float), 2 * np.pi)
+def _fast_scores(phi):
+    """The fast pair's score cos(d - phi) at the training distances 1..15: 1 radian per position."""
+    return np.cos(np.arange(1, _LONGEST_TRAINED_DISTANCE + 1) - phi)
 
 
-def _alias_distances():
-    """Far training distances whose fast-pair angle falls between those of distances 1 and 2."""
-    d = np.arange(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1)
-    angle = _fast_angle(d)
-    return d[(angle > 1) & (angle < 2)]
+# The far distances whose angle lies between those of distances 1 and 2 (8 and 14):
+# no direction puts 1 and 2 above them. The exercise leaves them out.
+_BETWEEN = [d for d in range(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1) if 1 < d % (2 * np.pi) < 2]
 
 
-def _near_but_outside(tolerance=0.5):
-    """Far distances within ``tolerance`` of the angle of 1 or 2, but not between them (7 and 15)."""
-    d = np.arange(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1)
-    gap = np.angle(np.exp(1j * (d[:, None] - np.arange(1, _WINDOW + 1)[None, :])))
-    close = np.any(np.abs(gap) < tolerance, axis=1)
-    return d[close & ~np.isin(d, _alias_distances())]
+def check_length_alias(phi):
+    """Check a direction ``phi`` at which a 1-radian RoPE pair scores distances 1 and 2 above 7 and 15.
 
-
-def check_length_alias(answer):
-    """Check the far training distances at which a 1-radian RoPE pair looks like a near distance.
-
-    The exercise: a RoPE pair that turns by 1 radian per position, and the
-    far distances 3 to 15 of the look-back task's training sequences. The
-    answer lists, in any order, every such distance at which the pair's
-    angle, taken around the circle (modulo :math:`2\\pi`), falls between its
-    angles at distances 1 and 2, that is between 1 and 2 radians: there a
-    score that is high at distances 1 and 2 is high too.
+    The exercise: the fast pair of a RoPE head of width 4 turns by 1 radian
+    per position and adds :math:`a \\cos(d - \\varphi)` (:math:`a > 0`) to
+    the score of ``A`` at distance ``d`` from ``B``. The answer is a
+    direction :math:`\\varphi`, in radians, at which that score is higher at
+    both near distances, 1 and 2, than at every far training distance from 3
+    to 15 except 8 and 14 (whose angles lie between those of 1 and 2, so
+    that no direction can do it): in particular higher than at 7 and 15.
 
     Parameters
     ----------
-    answer : array_like of int, 1-D
+    phi : float
+        An angle in radians (any real number; angles repeat every
+        :math:`2\\pi`).
 
     Returns
     -------
@@ -61,38 +54,32 @@ def check_length_alias(answer):
 
     Examples
     --------
-    >>> check_length_alias([3, 4])
-    Not yet. At distance 3 the pair has turned 3 radians, 1 more than at distance 2. Angles repeat every 2 pi radians: which distances come back between 1 and 2 radians?
+    >>> check_length_alias(0.0)
+    Not yet. At that direction distance 7 scores at least as high as distance 1 or 2: its angle, 7 radians less one turn, lies too close to phi around the circle.
     False
     """
-    expected = _alias_distances().tolist()
-    got = _int_list(answer, "answer")
-    if got is None:
-        return False
-    if len(set(got)) != len(got):
-        return _report(False, "", "Each distance should appear once.")
-    if any(d < 1 for d in got):
-        return _report(False, "", "Distances count places back from B: 1, 2, 3, ...")
-    if any(d <= _WINDOW for d in got):
-        return _report(False, "", "Distances 1 and 2 are the near ones themselves; list far distances (3 to 15).")
-    if any(d > _LONGEST_TRAINED_DISTANCE for d in got):
-        return _report(False, "", "Only the far distances of the training sequences count: 3 to 15.")
-    if sorted(got) == sorted(expected):
-        return _report(True, "Those far distances look near to the fast pair.", "")
-    outside = set(_near_but_outside().tolist())
-    if set(got) & outside:
-        hint = ("Some of these come close to the angle of distance 1 or 2 but lie outside the arc "
-                "from 1 to 2 radians. Keep only the distances whose angle, brought into [0, 2 pi), "
-                "lies between 1 and 2.")
-    elif got and set(got) < set(expected):
-        hint = ("Some are missing. Bring the angle of each far distance into [0, 2 pi) "
-                "(np.mod(d, 2 * np.pi)) and check all of 3 to 15.")
-    elif 3 in got or 4 in got:
-        hint = ("At distance 3 the pair has turned 3 radians, 1 more than at distance 2. Angles "
-                "repeat every 2 pi radians: which distances come back between 1 and 2 radians?")
+    arr = _as_array(phi)
+    if arr is None or arr.size != 1 or not np.isfinite(arr).all():
+        return _report(False, "", "Give a single angle in radians, a number such as 0.5.")
+    value = float(arr.reshape(()))
+    if abs(value) > 1e6:
+        return _report(False, "", "Give an angle in radians, a number such as 0.5; angles repeat every 2 pi.")
+    score = _fast_scores(value)
+    near = min(score[0], score[1])
+    far = [d for d in range(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1) if d not in _BETWEEN]
+    beaten = [d for d in far if score[d - 1] >= near]
+    if not beaten:
+        return _report(True, "There the fast pair ranks distances 1 and 2 above 7 and 15.", "")
+    if 7 in beaten and 15 not in beaten:
+        hint = ("At that direction distance 7 scores at least as high as distance 1 or 2: its angle, "
+                "7 radians less one turn, lies too close to phi around the circle.")
+    elif 15 in beaten and 7 not in beaten:
+        hint = ("At that direction distance 15 scores at least as high as distance 1 or 2: its angle, "
+                "15 radians less two turns, lies too close to phi around the circle.")
     else:
-        hint = ("Bring each far distance's angle (d radians) into [0, 2 pi), for example with "
-                "np.mod(d, 2 * np.pi), and keep those between 1 and 2.")
+        hint = ("The score a cos(d - phi) is highest at the angles that lie closest to phi around the "
+                "circle. Where are the angles of distances 1 and 2, and of 7 and 15, in radians "
+                "taken modulo 2 pi?")
     return _report(False, "", hint)
 
 

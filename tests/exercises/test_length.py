@@ -18,54 +18,59 @@ from posenc import tasks
 # --- check_length_alias ---------------------------------------------------------
 
 
-def alias_by_brute_force():
-    """Far training distances d (3..15) whose angle d - 2 pi k lies between 1 and 2 radians."""
-    found = []
-    for d in range(3, 16):
-        for turns in range(0, 4):
-            if 1 < d - 2 * np.pi * turns < 2:
-                found.append(d)
-    return sorted(set(found))
+def directions_by_brute_force():
+    """Directions phi (a fine grid) where cos(d - phi) is higher at d = 1 and 2 than at every
+    far training distance 3..15 except 8 and 14, each compared in pure Python."""
+    import math
+
+    good = []
+    for i in range(62832):
+        phi = i / 10000
+        near = min(math.cos(1 - phi), math.cos(2 - phi))
+        if all(math.cos(d - phi) < near for d in range(3, 16) if d not in (8, 14)):
+            good.append(phi)
+    return good
 
 
-ALIAS = alias_by_brute_force()  # [8, 14]
+GOOD = directions_by_brute_force()
 
 
-def test_alias_answer_is_what_the_brute_force_finds():
-    # 8 - 2 pi = 1.72 and 14 - 4 pi = 1.43 lie between 1 and 2 radians; 7 - 2 pi = 0.72
-    # and 15 - 4 pi = 2.43 come as close to 1 or 2 but lie outside the arc
-    assert ALIAS == [8, 14]
+def test_the_directions_lie_between_the_angles_of_7_and_15():
+    # one arc: from halfway between 7 - 2 pi (0.72) and 2 to halfway between 1 and 15 - 4 pi (2.43)
+    assert GOOD[0] == pytest.approx((7 - 2 * np.pi + 2) / 2, abs=2e-4)
+    assert GOOD[-1] == pytest.approx((1 + 15 - 4 * np.pi) / 2, abs=2e-4)
+    assert np.all(np.diff(GOOD) < 2e-4)
+    # and 8 and 14 lie between 1 and 2 radians: no direction puts 1 and 2 above them
+    assert [d for d in range(3, 16) if 1 < d % (2 * np.pi) < 2] == [8, 14]
 
 
-@pytest.mark.parametrize("answer", [ALIAS, ALIAS[::-1], np.array(ALIAS), tuple(ALIAS),
-                                    np.array(ALIAS, dtype=float), set(ALIAS)])
+@pytest.mark.parametrize("answer", [1.5, GOOD[0] + 1e-3, GOOD[-1] - 1e-3, 1.5 + 2 * np.pi, 1.5 - 4 * np.pi,
+                                    np.float32(1.5), np.array(1.5), np.array([1.5]), 3 / 2])
 def test_alias_right(answer, capsys, reveals_nothing):
-    reveals_nothing(ex.check_length_alias, (answer,), ["8", "14", "1.72", "1.43"])
+    reveals_nothing(ex.check_length_alias, (answer,), ["1.36", "1.71", "1.72", "1.5", "8", "14", "between"])
 
 
 @pytest.mark.parametrize(
     "answer, words",
     [
-        ([7, 8, 14, 15], "outside the arc"),  # the answer of the old exercise, within 0.5 radian
-        ([8, 14, 15], "outside the arc"),
-        ([8], "Some are missing"),
-        ([3, 4, 5], "between 1 and 2 radians?"),
-        ([1, 2, 8, 14], "near ones themselves"),
-        ([8, 14, 20], "3 to 15"),
-        ([8, 8, 14], "once"),
-        ([0, 8], "1, 2, 3"),
-        ([6, 9, 13], "into [0, 2 pi)"),
-        ("8, 14", "list"),
-        (None, "list"),
-        ([[8], [14]], "flat"),
-        ([7.5, 8], "whole numbers"),
+        (1.0, "distance 7 scores"),  # the angle of distance 1 itself
+        (GOOD[0] - 1e-3, "distance 7 scores"),
+        (2.0, "distance 15 scores"),
+        (GOOD[-1] + 1e-3, "distance 15 scores"),
+        (1.5 + np.pi, "closest to phi"),  # the opposite direction
+        (86.0, "closest to phi"),  # degrees
+        ("1.5", "single angle"),
+        ([1.4, 1.6], "single angle"),
+        (float("nan"), "single angle"),
+        (1e300, "radians"),
+        (None, "single angle"),
     ],
 )
 def test_alias_wrong(answer, words, capsys):
     assert ex.check_length_alias(answer) is False
     out = capsys.readouterr().out
     assert out.startswith("Not yet.") and words in out
-    for shown in ("[8, 14]", "8, 14", "8 and 14"):
+    for shown in ("1.36", "1.71", "1.5"):
         assert shown not in out
 
 
