@@ -426,20 +426,33 @@ def _read_out(model, q_table, k_table, v_table, tokens, first, r):
     if model["causal"]:
         bias = bias + _causal_bias(n, dtype)[first:].T
     qT = np.ascontiguousarray(np.swapaxes(q, -1, -2))
-    T = k @ qT  # (M, batch, H, n, rows)
-    if scheme.bias or model["causal"]:
-        T += bias
+
+    def scores():  # (M, batch, H, n, rows)
+        T = k @ qT
+        if scheme.bias or model["causal"]:
+            T += bias
+        return T
+
+    T = scores()
     T -= T.max(axis=(-2, -1), keepdims=True)  # each matrix's largest score
     np.exp(T, out=T)
     ones = np.ones((1, n), dtype=dtype)
     sums = ones @ T  # (M, batch, H, 1, rows)
     low = ~np.all(sums > _SAFE_SUM[dtype.char], axis=(-2, -1))  # (M, batch, H)
     if low.any():  # those matrices again, each row shifted by its own largest score
-        m, b, h = np.nonzero(low)
-        redo = k[m, b, h] @ qT[m, b, h] + bias[h % len(bias)]
+        few = 8 * low.sum() < low.size
+        if few:  # one by one
+            m, b, h = np.nonzero(low)
+            redo = k[m, b, h] @ qT[m, b, h] + bias[h % len(bias)]
+        else:  # all of them, keeping those
+            redo = scores()
         redo -= redo.max(axis=-2, keepdims=True)
-        T[m, b, h] = np.exp(redo)
-        sums[m, b, h] = ones @ T[m, b, h]
+        np.exp(redo, out=redo)
+        if few:
+            T[m, b, h] = redo
+        else:
+            np.copyto(T, redo, where=low[..., None, None])
+        sums = ones @ T
     w = r / sums
     a_bar = T @ np.swapaxes(w, -1, -2)  # (M, batch, H, n, 1)
     return (np.swapaxes(a_bar, -1, -2) @ v).reshape(M, -1, n_heads * d_h)

@@ -559,3 +559,21 @@ def test_every_scheme_starts_from_the_same_weights_for_a_seed():
         for name, x in base["params"].items():
             np.testing.assert_array_equal(model["params"][name], x)
     assert list(init_model("learned")["params"]) == ["E", "P", "W_q", "W_k", "W_v", "W_out", "b_out"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_sequence_whose_scores_underflow_gets_the_same_logits_in_any_batch(dtype):
+    # forward() redoes a matrix whose rows underflow, one by one when few in the
+    # batch do, all together when many do: the same numbers either way (up to
+    # the rounding of the readout's matrix product, which depends on the batch)
+    model = init_model("none", seed=3, dtype=dtype)
+    model["params"]["E"] *= 60 if dtype == np.float64 else 8
+    spread = np.random.default_rng(5).integers(0, 8, size=(3, 12))
+    calm = np.full((100, 12), 3)  # one token: every score alike, nothing underflows
+    alone = forward(model, spread)  # many matrices to redo
+    tight = dict(rtol=10 * np.finfo(dtype).eps, atol=0)
+    np.testing.assert_allclose(forward(model, np.concatenate([spread, calm]))[:3], alone, **tight)
+    np.testing.assert_allclose(forward(model, np.concatenate([calm, spread]))[100:], alone, **tight)
+    scores = attention_weights(model, spread)
+    assert np.any(scores < np.finfo(dtype).tiny), "the scores should span more than exp's range"
+    np.testing.assert_allclose(alone, reference_logits(model, spread).astype(dtype), rtol=1e-4)
