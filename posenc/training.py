@@ -241,6 +241,7 @@ def held_out_accuracy(model, task=order_task, lengths=(4, 16), *, n_items=HELD_O
     task : callable, default :func:`order_task`
     lengths : (int, int), default (4, 16)
     n_items : int, default 500
+        Sequences per length, at most a million.
     seed : int, default ``HELD_OUT_SEED``
         Its own seed, which no training stream of the book uses.
 
@@ -255,8 +256,10 @@ def held_out_accuracy(model, task=order_task, lengths=(4, 16), *, n_items=HELD_O
     (2, 3)
     """
     _stacked(model)
+    if not callable(task):
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
     lo, hi = _lengths(lengths, model)
-    n_items = _checks.positive_int("n_items", n_items)
+    n_items = _checks.integer("n_items", n_items, minimum=1, maximum=10**6)
     sets = _held_out_set(task, lo, hi, n_items, _checks.integer("seed", seed, minimum=0))
     acc = np.stack([np.atleast_1d(_accuracy(model, tokens, labels)) for tokens, labels in sets], axis=-1)
     return acc[0] if model.get("n_models") is None else acc

@@ -135,7 +135,7 @@ def main(argv=None):
                   f"{base / (train_s + score_s):8.1f}x")
         print(f"{'':>20} training: {median['before'][0] / median['after'][0]:.1f}x, scoring: "
               f"{median['before'][1] / median['after'][1]:.1f}x faster; logits equal to "
-              f"{worst:.0e} (relative), the same answer on {agree:.2%} or more\n")
+              f"{worst:.0e} (relative), the same answer on at least {agree:.2%}\n")
     print("check: trained without checks, today's code gives the reference's models bit for bit")
 
 

@@ -332,6 +332,8 @@ def test_held_out_accuracy_is_the_accuracy_on_its_own_set_at_every_length():
     (lambda: train(init_model("none"), steps=5, check_every=0), ValueError, "^check_every"),
     (lambda: train(init_model("none"), steps=5, check_every=2.5), TypeError, "^check_every"),
     (lambda: held_out_accuracy(init_model("none"), n_items=0), ValueError, "^n_items"),
+    (lambda: held_out_accuracy(init_model("none"), n_items=10**9), ValueError, "^n_items"),
+    (lambda: held_out_accuracy(init_model("none"), task=3), TypeError, "^task must be a function"),
     (lambda: held_out_accuracy(init_model("learned", max_len=8)), ValueError, "position table"),
     (lambda: held_out_accuracy(init_model("none"), _task_returning([[0, 1, 2, 3]], [0])),
      ValueError, "must return tokens of shape"),
