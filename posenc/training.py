@@ -22,7 +22,7 @@ __all__ = ["adam_step", "train", "held_out_accuracy", "HELD_OUT_ITEMS", "HELD_OU
 #: Sequences per training length in the held-out set of the convergence rule.
 HELD_OUT_ITEMS = 500
 
-#: Seeds the held-out set; the book trains with seeds 0 to 15 and tests with 1000 and up.
+#: Seeds the held-out set: a seed that no training or test set of the book uses.
 HELD_OUT_SEED = 999_999
 
 
@@ -190,6 +190,7 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     history = {"loss": np.full((M, steps), np.nan), "accuracy": np.full((M, steps), np.nan),
                "length": np.empty(steps, dtype=np.int64)}
     if check_every is not None:
+        held_out = _held_out_set(task, lo, hi, HELD_OUT_ITEMS, HELD_OUT_SEED)
         history.update(steps=np.full(M, steps), held_out=np.full((M, hi - lo + 1), np.nan),
                        converged=np.zeros(M, dtype=bool))
     active = np.arange(M)  # the models still training
@@ -209,7 +210,7 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         history["loss"][active, step], history["length"][step] = loss, n
         history["accuracy"][active, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
         if check_every is not None and ((step + 1) % check_every == 0 or step + 1 == steps):
-            active = _check(trained, params, active, task, lo, hi, step + 1, step + 1 == steps, history)
+            active = _check(trained, params, active, held_out, step + 1, step + 1 == steps, history)
             if not len(active):
                 break
     if check_every is not None:
@@ -287,16 +288,16 @@ def _some(model, params, which):
     return dict(model, n_models=len(which), params={name: x[which] for name, x in params.items()})
 
 
-def _check(model, params, active, task, lo, hi, step, last, history):
+def _check(model, params, active, sets, step, last, history):
     """The convergence rule for the models still training; returns those that go on.
 
-    Lengths are scored longest first, and a model stops being scored at
-    its first length below the threshold (it goes on training), except
-    at the last step, where every model gets its whole row.
+    ``sets`` is the held-out set, one ``(tokens, labels)`` per training
+    length. Lengths are scored longest first, and a model stops being
+    scored at its first length below the threshold (it goes on training),
+    except at the last step, where every model gets its whole row.
     """
-    sets = _held_out_set(task, lo, hi, HELD_OUT_ITEMS, HELD_OUT_SEED)
     scored = active
-    for j in reversed(range(hi - lo + 1)):
+    for j in reversed(range(len(sets))):
         acc = np.atleast_1d(_accuracy(_some(model, params, scored), *sets[j]))
         history["held_out"][scored, j] = acc
         if not last:
