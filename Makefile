@@ -32,7 +32,7 @@ help:
 	@echo "make classroom-check grade chapters with the real otter-grader and nbgrader"
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
 	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
-	@echo "              and training posenc.learned's model before and after its speed-up"
+	@echo "              and chapter 6's training and scoring before and after issue 25's speed-up"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 

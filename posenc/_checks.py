@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -284,3 +285,20 @@ def integer_array(name, value, *, dtype=np.int64, low=None, high=None, what=None
             f"got {show(value)}"
         )
     return arr.astype(dtype, copy=False)
+
+
+def seeds(seed, *, most):
+    """``None`` for one seed (an int or a Generator), else the list of at most ``most`` seeds of a stack."""
+    if isinstance(seed, (numbers.Integral, np.random.Generator)):
+        return None
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray, range)):
+        raise TypeError(
+            f"seed must be an integer, a numpy Generator or a sequence of integers "
+            f"(one per model of a stack), got {show(seed)}"
+        )
+    if len(seed) > most:
+        raise ValueError(f"seed must hold at most {most} seeds (one model each), got {len(seed)}")
+    listed = [integer(f"seed[{i}]", s, minimum=0) for i, s in enumerate(seed)]
+    if not listed:
+        raise ValueError("seed must hold at least one seed, got an empty sequence")
+    return listed

@@ -16,10 +16,9 @@ enough to follow line by line:
 
 The readout weights :math:`r_i` are :math:`1/n` for every position with
 ``readout="mean"``; with ``readout="last"`` only the last position counts
-(:math:`r_n = 1`), where a causal language model makes its prediction, and
-the code computes only that row of :math:`A`. Either way the outputs
-:math:`o_i` are never formed one by one: :math:`\bar a` says how much of
-each value :math:`v_j` reaches the readout.
+(:math:`r_n = 1`), where a causal language model makes its prediction. The
+outputs :math:`o_i` are never formed one by one: :math:`\bar a` says how
+much of each value :math:`v_j` reaches the readout.
 
 The position ``scheme`` decides where position enters: the input
 (:math:`p_i`), the queries and keys (turned, as RoPE does), or the scores
@@ -28,11 +27,8 @@ The position ``scheme`` decides where position enters: the input
 there, not a change here. With ``causal=True``, :math:`B` also holds
 :math:`-\infty` above the diagonal.
 
-Every function works on a whole batch at once. The backward pass is
-written out by hand in ``posenc.backward`` and checked against finite
-differences in the tests; training is in ``posenc.training``, the
-tasks in ``posenc.tasks``, the learned table's look-up in
-``posenc.tables``.
+Every function works on a whole batch at once. The backward pass is in
+``posenc.backward``, training in ``posenc.training``, the tasks in ``posenc.tasks``.
 
 **Stacks of models.** ``init_model(..., seed=[0, 1, ..., 7])`` builds eight
 models at once: every parameter gets a leading axis of length 8, and
@@ -40,31 +36,21 @@ models at once: every parameter gets a leading axis of length 8, and
 :func:`posenc.training.train` run all eight side by side, as one batch of
 arrays. Model ``m`` of a stack computes exactly what it would compute
 alone; a stack is simply faster than its models one by one, because numpy
-spends most of the time of such tiny models on calling functions.
+spends most of the time of such tiny models on calling functions. The
+settings of each scheme (RoPE's frequencies...) are in ``posenc.schemes``.
 
-**RoPE settings.** A ``"rope"`` model holds ``model["inv_freq"]``, the
-frequencies :math:`\theta_c` of each head (default
-``posenc.frequencies(d_model // n_heads)``, that is
-:math:`\theta_c = 10000^{-2c/d_h}`), and ``model["attention_factor"]``
-(default 1.0), which multiplies the turned queries and keys, as Hugging
-Face multiplies cos and sin by ``attention_scaling``: the scores scale by
-its square. Both can be changed on a trained model, for evaluation or for a
-short fine-tune at another length:
-``dict(model, inv_freq=model["inv_freq"] / 4, attention_factor=1.1)``.
 """
 
 from __future__ import annotations
 
 import functools
-import numbers
-from collections.abc import Sequence
 
 import numpy as np
 
 from . import _checks
-from .attention import _softmax_scores, causal_mask
-from .rotary import _turn
+from .attention import _SAFE_SUM, _softmax_scores, causal_mask
 from .positions2d import _grid
+from .rotary import _turn
 from .schemes import SCHEMES
 from .tables import init_table
 from .tasks import ORDER_VOCAB, order_task
@@ -74,7 +60,7 @@ __all__ = ["SCHEMES", "READOUTS", "init_model", "unstack", "forward", "attention
 
 READOUTS = ("mean", "last")
 
-_CHUNK_ENTRIES = 2**20  # forward() cuts a batch so that A holds about this many numbers
+_CHUNK_ENTRIES = 2**22  # forward() cuts a batch so that A holds about this many numbers
 
 #: The largest stack of models, far more than any experiment of the book needs.
 MAX_MODELS = 4096
@@ -131,17 +117,18 @@ def init_model(
         only): BERT's value (GPT-2 uses 0.01). Next to unit-size token
         embeddings, positions start almost silent, and rows that training
         never reaches stay close to zero.
-    dtype : numpy floating dtype, default numpy.float64
-        Precision of the parameters and of every computation with them.
-        ``np.float32`` trains about as well and faster; the gradient check
-        of the tests needs ``np.float64``. The initial values are drawn in
-        float64 and then rounded, so both precisions start from the same
-        model.
+    dtype : np.float32 or np.float64, default np.float64
+        Precision of the parameters and of every computation with them
+        (float32 trains as well, and faster). The initial values are drawn
+        in float64 and rounded, so both start from the same model.
     seed : int, numpy.random.Generator, or sequence of int, default 0
         One seed: one model. A sequence of ``M`` seeds: a *stack* of ``M``
         models, trained side by side; every parameter gets a leading axis of
         length ``M``, and model ``m`` of the stack is exactly the model
-        ``init_model(..., seed=seeds[m])``.
+        ``init_model(..., seed=seeds[m])``. Models of every scheme with
+        the same seed and sizes start from the same ``E``, ``W_q``,
+        ``W_k``, ``W_v`` and ``W_out`` (the learned table is drawn last),
+        so that schemes can be compared seed by seed.
     grid : (int, int), optional
         ``(height, width)`` of a grid of patches read row by row, for the
         schemes that place tokens on a grid (``"sinusoidal_2d"``,
@@ -157,12 +144,9 @@ def init_model(
         "n_models", "params"}``; ``n_models`` is ``None`` for a single
         model and ``M`` for a stack. ``params`` maps ``"E"`` (tokens),
         ``"P"`` (positions, ``"learned"`` only), ``"W_q"``, ``"W_k"``,
-        ``"W_v"``, ``"W_out"`` and ``"b_out"`` to arrays. With ``"rope"``
-        the dict also holds the two settings of the rotation, which can be
-        changed on a trained model (see the module docstring):
-        ``"inv_freq"``, the frequencies :math:`\\theta_i` of every head
-        (default ``posenc.frequencies(d_model // n_heads)``), and
-        ``"attention_factor"`` (default 1.0).
+        ``"W_v"``, ``"W_out"`` and ``"b_out"`` to arrays. A scheme's own
+        settings (RoPE's ``"inv_freq"`` and ``"attention_factor"``, see
+        ``posenc.schemes``) and ``"grid"`` are keys of the dict too.
 
     Examples
     --------
@@ -196,19 +180,19 @@ def init_model(
         raise ValueError(f"n_heads must divide d_model, got n_heads={n_heads}, d_model={d_model}")
     kind = SCHEMES[scheme]
     settings = kind.settings(d_model, n_heads) if kind.settings else {}
-    seeds = _seeds(seed)
+    seeds = _checks.seeds(seed, most=MAX_MODELS)
     _checks.entries(f"models * (vocab_size + max_len + 4 * d_model) * d_model",
                     (len(seeds) if seeds else 1) * (vocab_size + max_len + 4 * d_model) * d_model)
 
     def draw(rng):  # the parameters of one model, in a fixed order
-        params = {"E": init_table(vocab_size, d_model, std=token_std, seed=rng)}
-        if kind.table:
+        E = init_table(vocab_size, d_model, std=token_std, seed=rng)
+        W = {name: rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
+             for name in ("W_q", "W_k", "W_v")}
+        W_out = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
+        params = {"E": E}
+        if kind.table:  # drawn last: every scheme starts from the same E and W for a seed
             params["P"] = init_table(max_len, d_model, std=position_std, seed=rng)
-        for name in ("W_q", "W_k", "W_v"):
-            params[name] = rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
-        params["W_out"] = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
-        params["b_out"] = np.zeros(n_classes)
-        return params
+        return {**params, **W, "W_out": W_out, "b_out": np.zeros(n_classes)}
 
     if seeds is None:  # one model
         params = {name: x.astype(dtype) for name, x in draw(_checks.rng(seed)).items()}
@@ -277,14 +261,8 @@ def forward(model, tokens):
     (2, 3, 2)
     """
     params, tokens = _stacked(model), _tokens(model, tokens)
-    # Sequences do not interact, so a large batch runs in pieces: the same logits,
-    # but the (M, chunk, n_heads, n, n) temporaries stay small enough to be fast.
-    M, batch, n = len(params["E"]), tokens.shape[-2], tokens.shape[-1]
-    rows = 1 if model["readout"] == "last" else n  # rows of A that _forward computes
-    chunk = max(1, _CHUNK_ENTRIES // (M * model["n_heads"] * rows * n))
     with np.errstate(all="ignore"):  # an overflow is reported just below, by name
-        logits = np.concatenate([_forward(model, params, tokens[..., i:i + chunk, :])[0]
-                                 for i in range(0, batch, chunk)], axis=1)
+        logits, _ = _forward(model, params, tokens, weights=False)
     _finite(model, logits)
     return _unstacked(model, logits)
 
@@ -349,7 +327,7 @@ def accuracy(model, tokens, labels):
     return float(right) if model.get("n_models") is None else right
 
 
-def _forward(model, p, tokens, *, all_rows=False):
+def _forward(model, p, tokens, *, all_rows=False, weights=True):
     """Logits of a stack of models, and a dict of what the backward pass needs.
 
     ``p`` holds the parameters with a leading model axis ``M``; ``tokens``
@@ -365,6 +343,10 @@ def _forward(model, p, tokens, *, all_rows=False):
     ``q`` is ``(M, batch, H, rows, d_h)``, only for the rows the readout
     reads, scaled by :math:`1/\\sqrt{d_h}`; ``k`` and ``v`` are
     ``(M, batch, H, n, d_h)``; ``A`` is ``(M, batch, H, rows, n)``.
+
+    With ``weights=False`` (:func:`forward`: logits only) the attention
+    matrices are not kept, and :func:`_read_out` computes what the readout
+    takes from each value more directly; the cache is then ``None``.
     """
     scheme, n_heads = SCHEMES[model["scheme"]], model["n_heads"]
     M, vocab_size, d_model = p["E"].shape
@@ -384,6 +366,13 @@ def _forward(model, p, tokens, *, all_rows=False):
     table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(3, 0, 4, 1, 2, 5)
     q_table, k_table, v_table = _moved(table)
     first, r = _read_rows(model, n, dtype, all_rows)  # the readout reads rows first..n-1
+    if not weights:  # logits only
+        # Sequences do not interact, so a large batch runs in pieces: the same logits,
+        # but the (M, chunk, n_heads, rows, n) temporaries stay small enough to be fast.
+        chunk = max(1, _CHUNK_ENTRIES // (M * n_heads * (n - first) * n))
+        pooled = np.concatenate([_read_out(model, q_table, k_table, v_table, tokens[..., i:i + chunk, :],
+                                           first, r) for i in range(0, tokens.shape[-2], chunk)], axis=1)
+        return pooled @ p["W_out"] + p["b_out"][:, None, :], None
     q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
     q /= np.sqrt(d_h, dtype=dtype)
     k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
@@ -400,6 +389,65 @@ def _forward(model, p, tokens, *, all_rows=False):
     logits = pooled @ p["W_out"] + p["b_out"][:, None, :]
     return logits, {"q": q, "k": k, "v": v, "A": A, "a_bar": a_bar, "pooled": pooled,
                     "first": first, "r": r, "W": W, "position": position}
+
+
+def _read_out(model, q_table, k_table, v_table, tokens, first, r):
+    """What the readout averages, :math:`\\bar o = \\sum_j \\bar a_j v_j`, without keeping :math:`A`.
+
+    :func:`forward` needs only the logits, so it computes :math:`\\bar a = r A`
+    more directly than the training's forward pass. The scores are computed
+    transposed, ``T[j, i]`` = :math:`S_{ij}` (keys down, rows across); each
+    matrix is shifted by its largest score and exponentiated in place, and
+    then :math:`\\bar a_j = \\sum_i w_i e^{S_{ij} - m}` with
+    :math:`w_i = r_i / \\sum_l e^{S_{il} - m}`: the rows of :math:`A` are
+    never divided one by one. A matrix with a row far below its largest
+    score, whose exponentials underflow, is computed again with every row
+    shifted by its own largest score (a maximum down the columns of ``T``).
+    The same numbers as ``r @ A`` up to rounding, and each sequence's
+    whatever else is in the batch. Returns ``(M, batch, d_model)``.
+    """
+    scheme, n = SCHEMES[model["scheme"]], tokens.shape[-1]
+    M, n_heads, _, _, d_h = q_table.shape
+    dtype = q_table.dtype
+    q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
+    q /= np.sqrt(d_h, dtype=dtype)
+    k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
+    bias = np.zeros((1, n, n - first), dtype=dtype)  # B transposed: keys down, rows across
+    if scheme.bias:
+        bias = bias + np.swapaxes(scheme.bias(model, n, dtype)[..., first:, :], -1, -2)
+    if model["causal"]:
+        bias = bias + _causal_bias(n, dtype)[first:].T
+    qT = np.ascontiguousarray(np.swapaxes(q, -1, -2))
+
+    def scores():  # (M, batch, H, n, rows)
+        T = k @ qT
+        if scheme.bias or model["causal"]:
+            T += bias
+        return T
+
+    T = scores()
+    T -= T.max(axis=(-2, -1), keepdims=True)  # each matrix's largest score
+    np.exp(T, out=T)
+    ones = np.ones((1, n), dtype=dtype)
+    sums = ones @ T  # (M, batch, H, 1, rows)
+    low = ~np.all(sums > _SAFE_SUM[dtype.char], axis=(-2, -1))  # (M, batch, H)
+    if low.any():  # those matrices again, each row shifted by its own largest score
+        few = 8 * low.sum() < low.size
+        if few:  # one by one
+            m, b, h = np.nonzero(low)
+            redo = k[m, b, h] @ qT[m, b, h] + bias[h % len(bias)]
+        else:  # all of them, keeping those
+            redo = scores()
+        redo -= redo.max(axis=-2, keepdims=True)
+        np.exp(redo, out=redo)
+        if few:
+            T[m, b, h] = redo
+        else:
+            np.copyto(T, redo, where=low[..., None, None])
+        sums = ones @ T
+    w = r / sums
+    a_bar = T @ np.swapaxes(w, -1, -2)  # (M, batch, H, n, 1)
+    return (np.swapaxes(a_bar, -1, -2) @ v).reshape(M, -1, n_heads * d_h)
 
 
 def _positions(model, p, n, dtype):
@@ -466,23 +514,6 @@ def _causal_bias(n, dtype):
 
 
 # --- argument checks ------------------------------------------------------------
-
-
-def _seeds(seed):
-    """``None`` for one seed (an int or a Generator), else the list of seeds of a stack."""
-    if isinstance(seed, (numbers.Integral, np.random.Generator)):
-        return None
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray, range)):
-        raise TypeError(
-            f"seed must be an integer, a numpy Generator or a sequence of integers "
-            f"(one per model of a stack), got {seed!r}"
-        )
-    if len(seed) > MAX_MODELS:
-        raise ValueError(f"seed must hold at most {MAX_MODELS} seeds (one model each), got {len(seed)}")
-    seeds = [_checks.integer(f"seed[{i}]", s, minimum=0) for i, s in enumerate(seed)]
-    if not seeds:
-        raise ValueError("seed must hold at least one seed, got an empty sequence")
-    return seeds
 
 
 def _stacked(model):

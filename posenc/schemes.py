@@ -37,6 +37,16 @@ of ``model["grid"]``, ``(height, width)`` (chapter 8):
   and :math:`k_i` is turned by the column and the second half by the row,
   as :func:`posenc.rope_2d` does with base 100.
 
+**RoPE's settings.** A ``"rope"`` model holds ``model["inv_freq"]``, the
+frequencies :math:`\theta_c` of each head (default
+``posenc.frequencies(d_model // n_heads)``, that is
+:math:`\theta_c = 10000^{-2c/d_h}`), and ``model["attention_factor"]``
+(default 1.0), which multiplies the turned queries and keys, as Hugging
+Face multiplies cos and sin by ``attention_scaling``: the scores scale by
+its square. Both can be changed on a trained model, for evaluation or for a
+short fine-tune at another length:
+``dict(model, inv_freq=model["inv_freq"] / 4, attention_factor=1.1)``.
+
 A new scheme is one new entry, as in Transformers' ``ROPE_INIT_FUNCTIONS``:
 write the functions of the parts it needs and add
 ``SCHEMES["name"] = Scheme(...)``. Tables that depend only on the length and

@@ -178,11 +178,21 @@ def pair_means(scores):
     exactly one of each pair right. The two halves are not independent
     items, so the uncertainty is computed over pairs.
 
+    Parameters
+    ----------
+    scores : array_like of shape (..., 2 * n_pairs)
+        1 for a right answer, 0 for a wrong one; an array of booleans
+        (``answers == labels``) counts True as 1.
+
     Examples
     --------
     >>> pair_means([[1, 1, 0, 1]])  # pairs (1, 0) and (1, 1)
     array([[0.5, 1. ]])
+    >>> pair_means(np.array([True, False, True, True]))
+    array([1. , 0.5])
     """
+    if isinstance(scores, np.ndarray) and scores.dtype == bool:
+        scores = scores.astype(float)
     scores = _values("scores", scores, min_ndim=1)
     if scores.shape[-1] % 2:
         raise ValueError(f"scores must hold two halves of pairs along its last axis, got {scores.shape[-1]}")

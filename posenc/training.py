@@ -13,10 +13,17 @@ import numpy as np
 
 from . import _checks
 from .backward import _loss_and_grads
-from .model import _labels, _seeds, _stacked, _tokens
+from .model import MAX_MODELS, _labels, _stacked, _tokens, forward
+from .stats import CONVERGED_ACCURACY
 from .tasks import order_task
 
-__all__ = ["adam_step", "train"]
+__all__ = ["adam_step", "train", "held_out_accuracy", "HELD_OUT_ITEMS", "HELD_OUT_SEED"]
+
+#: Sequences per training length in the held-out set of the convergence rule.
+HELD_OUT_ITEMS = 500
+
+#: Seeds the held-out set: a seed that no training or test set of the book uses.
+HELD_OUT_SEED = 999_999
 
 
 def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8):
@@ -81,7 +88,7 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
 
 
 def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=order_task,
-          seed=0, length_seed=0):
+          seed=0, length_seed=0, check_every=None):
     """Train a copy of ``model`` (or of a stack of models) with Adam on fresh batches from ``task``.
 
     At each step a sequence length is drawn uniformly from
@@ -92,13 +99,26 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     ``length_seed``), so model ``m`` of a stack ends exactly where the same
     model trained alone with ``seed=seeds[m]`` ends.
 
+    **Training until the convergence rule is met.** With ``check_every``,
+    every ``check_every`` steps (and after the last step) each model still
+    training is scored on a held-out set (:func:`held_out_accuracy`: 500
+    sequences from ``task`` at every training length, the same for every
+    model and every check); a model that reaches
+    ``posenc.stats.CONVERGED_ACCURACY`` (0.99) at every length has met the
+    book's convergence rule (:func:`posenc.stats.converged`) and stops
+    there. The step size follows the same schedule over ``steps`` either
+    way, so a model that stops at step ``t`` is exactly the model of step
+    ``t`` of the full run; a stack leaves its stopped models out of the
+    arithmetic, and each model still ends exactly as it ends alone.
+
     Parameters
     ----------
     model : dict
         From :func:`init_model`; it is not changed.
     steps : int, default 1500
-        Enough for every model of the book's two tasks that can learn them
-        to converge (see the chapter *Train short, test long*).
+        The number of steps (the most, with ``check_every``). Enough for
+        every model of the book's two tasks that learns them to meet the
+        convergence rule (see the chapter *Train short, test long*).
     batch_size : int, default 32
     lengths : (int, int), default (4, 16)
         Shortest and longest training length. Positions at and past
@@ -115,6 +135,10 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         data stream per model.
     length_seed : int, default 0
         Seeds the training lengths, shared by every model of a stack.
+    check_every : int, optional
+        Check the convergence rule every ``check_every`` steps and stop
+        each model that meets it. ``None`` (the default): every model
+        trains for ``steps`` steps, unchecked.
 
     Returns
     -------
@@ -123,7 +147,12 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     history : dict
         ``"loss"`` and ``"accuracy"`` of each training batch (before its
         update), arrays of length ``steps`` (``(M, steps)`` for a stack),
-        and the sequence ``"length"`` of each step, ``(steps,)``.
+        and the sequence ``"length"`` of each step, ``(steps,)``. With
+        ``check_every``, the arrays end at the last step any model took,
+        a stopped model's entries after its stop are NaN, and three more
+        entries describe each model's last check: ``"steps"``, the steps it
+        trained; ``"held_out"``, its held-out accuracy at each training
+        length, shortest first; ``"converged"``, whether it met the rule.
 
     Examples
     --------
@@ -136,6 +165,10 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     >>> stack, history = train(init_model("rope", seed=[0, 1, 2]), steps=20, seed=[0, 1, 2])
     >>> history["loss"].shape
     (3, 20)
+    >>> stack, history = train(init_model("learned", seed=[0, 1]), steps=1500, seed=[0, 1],
+    ...                        check_every=250)
+    >>> history["steps"], history["converged"]  # both stopped early, when the rule was met
+    (array([750, 500]), array([ True,  True]))
     """
     _stacked(model)  # a model dict, before _lengths reads it
     steps = _checks.positive_int("steps", steps)
@@ -144,6 +177,8 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     lo, hi = _lengths(lengths, model)
     if not callable(task):
         raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
+    if check_every is not None:
+        check_every = _checks.positive_int("check_every", check_every)
     rngs = _data_rngs(seed, model)
     length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
     # The trained parameters are views of one flat array, which Adam updates as
@@ -152,22 +187,160 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     trained = dict(model, params=trained_params)
     params = _stacked(trained)  # views: a single model is a stack of one
     M = len(rngs)
-    history = {"loss": np.empty((M, steps)), "accuracy": np.empty((M, steps)),
+    history = {"loss": np.full((M, steps), np.nan), "accuracy": np.full((M, steps), np.nan),
                "length": np.empty(steps, dtype=np.int64)}
+    if check_every is not None:
+        held_out = _held_out_set(task, lo, hi, HELD_OUT_ITEMS, HELD_OUT_SEED)
+        history.update(steps=np.full(M, steps), held_out=np.full((M, hi - lo + 1), np.nan),
+                       converged=np.zeros(M, dtype=bool))
+    active = np.arange(M)  # the models still training
     state = {}
     for step in range(steps):
         n = int(length_rng.integers(lo, hi + 1))
-        batches = [task(batch_size, n, seed=rng) for rng in rngs]  # one batch per model
+        batches = [task(batch_size, n, seed=rngs[m]) for m in active]  # one batch per model
         tokens, labels = _task_batch(trained, batches, batch_size, n)
-        loss, grads, logits = _loss_and_grads(trained, params, tokens, labels)
-        if flat is not None:  # the gradients in the order of the flat array
-            grads = {"all": np.concatenate([grads[name].ravel() for name in params])}
-        adam_step(flat or params, grads, state, lr=lr * (1 - step / steps))  # lr/steps at the last step
-        history["loss"][:, step], history["length"][step] = loss, n
-        history["accuracy"][:, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
+        if len(active) == M:
+            loss, grads, logits = _loss_and_grads(trained, params, tokens, labels)
+            if flat is not None:  # the gradients in the order of the flat array
+                grads = {"all": np.concatenate([grads[name].ravel() for name in params])}
+            adam_step(flat or params, grads, state, lr=lr * (1 - step / steps))  # lr/steps at the last step
+        else:  # the same arithmetic on the entries of the models still training
+            loss, logits = _step_some(trained, params, flat, state, active, tokens, labels,
+                                      lr * (1 - step / steps))
+        history["loss"][active, step], history["length"][step] = loss, n
+        history["accuracy"][active, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
+        if check_every is not None and ((step + 1) % check_every == 0 or step + 1 == steps):
+            active = _check(trained, params, active, held_out, step + 1, step + 1 == steps, history)
+            if not len(active):
+                break
+    if check_every is not None:
+        last = int(history["steps"].max())
+        for name in ("loss", "accuracy", "length"):
+            history[name] = history[name][..., :last]
     if model.get("n_models") is None:
-        history["loss"], history["accuracy"] = history["loss"][0], history["accuracy"][0]
+        for name in ("loss", "accuracy", "steps", "held_out", "converged"):
+            if name in history:
+                history[name] = history[name][0]
+        if "steps" in history:
+            history["steps"], history["converged"] = int(history["steps"]), bool(history["converged"])
     return trained, history
+
+
+def held_out_accuracy(model, task=order_task, lengths=(4, 16), *, n_items=HELD_OUT_ITEMS,
+                      seed=HELD_OUT_SEED):
+    """Accuracy of a model (or of each model of a stack) on a held-out set, at every training length.
+
+    The set holds ``n_items`` sequences from ``task`` at each length from
+    ``lengths[0]`` to ``lengths[1]``, drawn with a generator seeded with
+    ``seed``, shortest length first: the same set for every model and every
+    call. :func:`train` checks the book's convergence rule on it
+    (``check_every``), and :func:`posenc.stats.converged` reads the result.
+
+    Parameters
+    ----------
+    model : dict
+    task : callable, default :func:`order_task`
+    lengths : (int, int), default (4, 16)
+    n_items : int, default 500
+        Sequences per length, at most a million.
+    seed : int, default ``HELD_OUT_SEED``
+        Its own seed, which no training stream of the book uses.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``(n_lengths,)``, or ``(M, n_lengths)`` for a stack
+
+    Examples
+    --------
+    >>> from posenc.model import init_model
+    >>> held_out_accuracy(init_model("none", seed=[0, 1]), lengths=(4, 6)).shape
+    (2, 3)
+    """
+    _stacked(model)
+    if not callable(task):
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
+    lo, hi = _lengths(lengths, model)
+    n_items = _checks.integer("n_items", n_items, minimum=1, maximum=10**6)
+    sets = _held_out_set(task, lo, hi, n_items, _checks.integer("seed", seed, minimum=0))
+    acc = np.stack([np.atleast_1d(_accuracy(model, tokens, labels)) for tokens, labels in sets], axis=-1)
+    return acc[0] if model.get("n_models") is None else acc
+
+
+def _held_out_set(task, lo, hi, n_items, seed):
+    rng = np.random.default_rng(seed)
+    sets = [task(n_items, n, seed=rng) for n in range(lo, hi + 1)]
+    for n, (tokens, labels) in zip(range(lo, hi + 1), sets):
+        if np.shape(tokens) != (n_items, n) or np.shape(labels) != (n_items,):
+            raise ValueError(
+                f"task(n_examples={n_items}, length={n}, seed=...) must return tokens of shape "
+                f"({n_items}, {n}) and labels of shape ({n_items},), got {np.shape(tokens)} "
+                f"and {np.shape(labels)}"
+            )
+    return sets
+
+
+def _accuracy(model, tokens, labels):
+    return np.mean(forward(model, tokens).argmax(axis=-1) == np.asarray(labels), axis=-1)
+
+
+def _some(model, params, which):
+    """The models ``which`` of a stack (or the single model), as a stack of their own (copies)."""
+    return dict(model, n_models=len(which), params={name: x[which] for name, x in params.items()})
+
+
+def _check(model, params, active, sets, step, last, history):
+    """The convergence rule for the models still training; returns those that go on.
+
+    ``sets`` is the held-out set, one ``(tokens, labels)`` per training
+    length. Lengths are scored longest first, and a model stops being
+    scored at its first length below the threshold (it goes on training),
+    except at the last step, where every model gets its whole row.
+    """
+    scored = active
+    for j in reversed(range(len(sets))):
+        acc = np.atleast_1d(_accuracy(_some(model, params, scored), *sets[j]))
+        history["held_out"][scored, j] = acc
+        if not last:
+            scored = scored[acc >= CONVERGED_ACCURACY]
+            if not len(scored):
+                break
+    met = active[np.all(history["held_out"][active] >= CONVERGED_ACCURACY, axis=1)]
+    history["converged"][met] = True
+    stopped = met if not last else active
+    history["steps"][stopped] = step
+    return np.setdiff1d(active, stopped)
+
+
+def _step_some(model, params, flat, state, active, tokens, labels, lr):
+    """One step of the models ``active`` of a stack, with exactly the arithmetic of a full step."""
+    some = _some(model, params, active)
+    loss, grads, logits = _loss_and_grads(some, some["params"], tokens, labels)
+    if flat is None:  # a model put together by hand: parameter by parameter
+        sub = {name: x[active] for name, x in params.items()}
+        sub_state = {key: (x if key == "t" else x[active]) for key, x in state.items()}
+        adam_step(sub, grads, sub_state, lr=lr)
+        for name, x in params.items():
+            x[active] = sub[name]
+        for key, x in sub_state.items():
+            if key == "t":
+                state["t"] = x
+            else:
+                state[key][active] = x
+        return loss, logits
+    # the entries of the models still training in the flat array, in its order
+    M, starts, index = len(next(iter(params.values()))), 0, []
+    for name, x in params.items():
+        size = x[0].size
+        index.append((starts + active[:, None] * size + np.arange(size)).ravel())
+        starts += M * size
+    index = np.concatenate(index)
+    sub = {"all": flat["all"][index]}
+    sub_state = {"t": state["t"], "m_all": state["m_all"][index], "v_all": state["v_all"][index]}
+    adam_step(sub, {"all": np.concatenate([grads[name].ravel() for name in params])}, sub_state, lr=lr)
+    flat["all"][index] = sub["all"]
+    state["m_all"][index], state["v_all"][index] = sub_state["m_all"], sub_state["v_all"]
+    state["t"] = sub_state["t"]
+    return loss, logits
 
 
 def _one_array(params):
@@ -196,7 +369,7 @@ def _data_rngs(seed, model):
     M = model.get("n_models")
     if M is None:
         return [_checks.rng(seed)]
-    seeds = None if isinstance(seed, np.random.Generator) else _seeds(seed)
+    seeds = None if isinstance(seed, np.random.Generator) else _checks.seeds(seed, most=MAX_MODELS)
     if seeds is None or len(seeds) != M:
         raise ValueError(
             f"a stack of {M} models needs {M} seeds, one data stream per model "
@@ -216,7 +389,7 @@ def _task_batch(model, batches, batch_size, n):
             )
     tokens = np.stack([np.asarray(t) for t, _ in batches])
     labels = np.stack([np.asarray(y) for _, y in batches])
-    _tokens(model, tokens if model.get("n_models") else tokens[0])  # token ids in range, P long enough
+    _tokens(model, tokens.reshape(-1, n))  # token ids in range, P long enough
     return tokens, _labels(labels, labels.shape, model)
 
 

@@ -1,21 +1,27 @@
-"""Benchmark of training the tiny model of ``posenc.model``: run it with ``make bench``.
+"""Benchmark of chapter 6's experiment, before and after issue 25's speed work: ``make bench``.
 
-The chapters train many small models (five schemes, two tasks, at least
-eight seeds each, 1500 steps), inside notebooks that must run in well
-under a minute. This script measures, side by side in one run, what that
-costs with four ways of training the same eight seeds:
+Chapter 6 (*Train short, test long*) trains each group of models as a stack
+of 16 seeds in float32 and scores it on test sets of 1000 pairs or more at
+six lengths, up to 64 tokens; chapter 4 does the same for two of its
+groups. This script runs one such group both ways, side by side in one run:
 
-(a) ``before``: the code as it was before the speed-up
-    (``tools/bench_training_reference.py``), one model at a time, float64;
-(b) ``one by one``: today's ``posenc.model`` and ``posenc.training``, one model at a time, float64;
-(c) ``stack, float64``: today's code, the eight models as one stack;
-(d) ``stack, float32``: the same in float32, as the chapters train.
+``before``
+    the code of commit 369aff7 (``tools/bench_training_reference.py``):
+    every model trains 1500 steps, and ``forward`` computes every attention
+    matrix in full, normalises it, then averages it for the readout;
+``after``
+    today's ``posenc``: ``train(..., check_every=250)`` stops each model at
+    the first check where it meets the convergence rule (and leaves it out
+    of the arithmetic from then on), and ``forward`` computes the readout's
+    weights directly.
 
-Each case reports the CPU time (user + system of this process) and the wall
-time per model and training step. The machine may be shared and noisy, so
-the cases run in turn, one sample of each per round, and each reports the
-median over the rounds; the ratios compare medians taken in the same run.
-Speed ratios depend on the CPU and on the load of the machine.
+Each case reports the CPU time (user + system of this process) of training
+and of scoring, in seconds. The machine may be shared and noisy, so the
+cases run in turn, one sample of each per round, and each reports the median
+over the rounds; the ratios compare medians taken in the same run. Before
+timing, the script checks that the speed work changed no model: trained
+without checks, today's code gives the reference's parameters bit for bit,
+and today's ``forward`` gives the reference's logits to rounding.
 
 Importing this module does nothing; everything runs under :func:`main`.
 """
@@ -24,90 +30,113 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 
 import numpy as np
 
-from posenc import model, tasks, training
+from posenc import frequencies, model, tasks, training
 
-SEEDS = list(range(8))
-TASKS = {  # name: (task, init_model options)
-    "order": (tasks.order_task, {}),
-    "look-back": (tasks.lookback_task, {"causal": True, "readout": "last"}),
+SEEDS = list(range(16))
+STEPS, CHECK_EVERY = 1500, 250  # chapter 6: at most 1500 steps, the rule checked every 250
+TEST_LENGTHS = [8, 16, 24, 32, 48, 64]
+TASKS = {  # name: (task, test set, test pairs per length, init_model options), as in chapter 6
+    "order": (tasks.order_task, tasks.order_test_set, 1000, {}),
+    "look-back": (tasks.lookback_task, tasks.lookback_test_set, 2000,
+                  {"causal": True, "readout": "last"}),
+}
+GROUPS = {  # name: (task, scheme, RoPE base)
+    "order, learned": ("order", "learned", None),
+    "look-back, rope 100": ("look-back", "rope", 100),
 }
 
 
-def before(scheme, task, options, steps):
+def stack(group):
+    task_name, scheme, base = GROUPS[group]
+    options = TASKS[task_name][3]
+    models = model.init_model(scheme, seed=SEEDS, dtype=np.float32, **options)
+    if base is not None:
+        models = dict(models, inv_freq=frequencies(models["inv_freq"].size * 2, base=base))
+    return models
+
+
+def test_sets(group):
+    _, make, pairs, _ = TASKS[GROUPS[group][0]]
+    return [make(pairs, n, seed=1000 + n) for n in TEST_LENGTHS]
+
+
+def before(group, sets):
     from tools import bench_training_reference as reference
 
-    for seed in SEEDS:
-        reference.train(model.init_model(scheme, seed=seed, **options), steps=steps,
-                        task=task, seed=seed)
+    task = TASKS[GROUPS[group][0]][0]
+    c0 = time.process_time()
+    trained, _ = reference.train(stack(group), steps=STEPS, task=task, seed=SEEDS)
+    c1 = time.process_time()
+    for tokens, labels in sets:
+        reference.forward(trained, tokens)
+    return c1 - c0, time.process_time() - c1
 
 
-def one_by_one(scheme, task, options, steps):
-    for seed in SEEDS:
-        training.train(model.init_model(scheme, seed=seed, **options), steps=steps,
-                      task=task, seed=seed)
+def after(group, sets):
+    task = TASKS[GROUPS[group][0]][0]
+    c0 = time.process_time()
+    trained, _ = training.train(stack(group), steps=STEPS, task=task, seed=SEEDS,
+                                check_every=CHECK_EVERY)
+    c1 = time.process_time()
+    for tokens, labels in sets:
+        model.forward(trained, tokens)
+    return c1 - c0, time.process_time() - c1
 
 
-def stack(dtype):
-    def run(scheme, task, options, steps):
-        stacked = model.init_model(scheme, seed=SEEDS, dtype=dtype, **options)
-        training.train(stacked, steps=steps, task=task, seed=SEEDS)
-    return run
+CASES = {"before": before, "after": after}
 
 
-CASES = {"before": before, "one by one": one_by_one,
-         "stack, float64": stack(np.float64), "stack, float32": stack(np.float32)}
+def check_same_models(group, sets, steps=60):
+    """The speed work changes no model: the same parameters, the same logits to rounding."""
+    from tools import bench_training_reference as reference
 
-
-def check_stack_equals_one_by_one(scheme, task, options, steps=50):
-    """A stack is only faster: its models end where each would end alone."""
-    stacked, _ = training.train(model.init_model(scheme, seed=SEEDS, **options),
-                               steps=steps, task=task, seed=SEEDS)
-    for m, seed in enumerate(SEEDS):
-        alone, _ = training.train(model.init_model(scheme, seed=seed, **options),
-                                 steps=steps, task=task, seed=seed)
-        for name, x in alone["params"].items():
-            np.testing.assert_allclose(stacked["params"][name][m], x, rtol=1e-9, atol=1e-12)
+    task = TASKS[GROUPS[group][0]][0]
+    old, _ = reference.train(stack(group), steps=steps, task=task, seed=SEEDS)
+    new, _ = training.train(stack(group), steps=steps, task=task, seed=SEEDS)
+    for name, x in old["params"].items():
+        np.testing.assert_array_equal(new["params"][name], x)
+    worst, agree = 0.0, []
+    for tokens, _ in sets:
+        a, b = reference.forward(old, tokens), model.forward(new, tokens)
+        worst = max(worst, float(np.abs(a - b).max() / np.abs(a).max()))
+        agree.append(np.mean(a.argmax(-1) == b.argmax(-1)))
+    assert worst < 1e-4, worst
+    return worst, min(agree)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--steps", type=int, default=300, help="training steps per model")
     parser.add_argument("--rounds", type=int, default=3, help="samples of each case")
-    parser.add_argument("--schemes", nargs="+", default=["rope", "learned"],
-                        choices=model.SCHEMES)
+    parser.add_argument("--groups", nargs="+", default=list(GROUPS), choices=GROUPS)
     args = parser.parse_args(argv)
 
-    print(f"{len(SEEDS)} seeds x {args.steps} steps, batches of 32, lengths 4 to 16; "
-          f"median of {args.rounds} rounds")
-    print("time per model and training step (ms); speed-up = before / this case\n")
-    print(f"{'scheme':>10} {'task':>9} {'case':>15} {'CPU':>7} {'wall':>7} "
-          f"{'speed-up (CPU)':>15}")
-    for scheme in args.schemes:
-        for task_name, (task, options) in TASKS.items():
-            check_stack_equals_one_by_one(scheme, task, options)
-            cpu = {name: [] for name in CASES}
-            wall = {name: [] for name in CASES}
-            for r in range(args.rounds):
-                names = list(CASES)
-                names = names[r % len(names):] + names[:r % len(names)]  # rotate the order
-                for name in names:
-                    c0, w0 = time.process_time(), time.perf_counter()
-                    CASES[name](scheme, task, options, args.steps)
-                    per_step = len(SEEDS) * args.steps / 1000  # -> ms per model-step
-                    cpu[name].append((time.process_time() - c0) / per_step)
-                    wall[name].append((time.perf_counter() - w0) / per_step)
-            base = statistics.median(cpu["before"])
-            for name in CASES:
-                c, w = statistics.median(cpu[name]), statistics.median(wall[name])
-                print(f"{scheme:>10} {task_name:>9} {name:>15} {c:7.3f} {w:7.3f} "
-                      f"{base / c:14.1f}x")
-            print()
-    print("check: every model of a stack ends where it ends when trained alone (float64)")
+    print(f"chapter 6's set-up: a stack of {len(SEEDS)} seeds, float32, at most {STEPS} steps "
+          f"(after: the rule checked every {CHECK_EVERY}),")
+    print(f"test sets at lengths {TEST_LENGTHS}; CPU seconds, median of {args.rounds} rounds\n")
+    print(f"{'group':>20} {'case':>7} {'train':>7} {'score':>7} {'total':>7} {'speed-up':>9}")
+    for group in args.groups:
+        sets = test_sets(group)
+        worst, agree = check_same_models(group, sets)
+        times = {name: [] for name in CASES}
+        for r in range(args.rounds):
+            names = list(CASES)[r % 2:] + list(CASES)[:r % 2]  # alternate the order
+            for name in names:
+                times[name].append(CASES[name](group, sets))
+        median = {name: [statistics.median(t[i] for t in times[name]) for i in (0, 1)]
+                  for name in CASES}
+        base = sum(median["before"])
+        for name in CASES:
+            train_s, score_s = median[name]
+            print(f"{group:>20} {name:>7} {train_s:7.2f} {score_s:7.2f} {train_s + score_s:7.2f} "
+                  f"{base / (train_s + score_s):8.1f}x")
+        print(f"{'':>20} training: {median['before'][0] / median['after'][0]:.1f}x, scoring: "
+              f"{median['before'][1] / median['after'][1]:.1f}x faster; logits equal to "
+              f"{worst:.0e} (relative), the same answer on at least {agree:.2%}\n")
+    print("check: trained without checks, today's code gives the reference's models bit for bit")
 
 
 if __name__ == "__main__":

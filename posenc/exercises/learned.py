@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._common import _as_array, _report
@@ -13,6 +15,8 @@ __all__ = [
     "check_learned_bag_tasks",
     "check_learned_causal_none",
 ]
+
+_MOST_ITEMS = 26  # the letters of an answer to the bag-tasks exercise, with room for repeats
 
 
 def check_learned_gpt2_params(n_params):
@@ -100,9 +104,15 @@ def check_learned_extend(extend):
 
     for P, n_trained, expected in cases:
         try:
-            out = np.asarray(extend(P.copy(), n_trained), dtype=float)
+            got = extend(P.copy(), n_trained)
         except Exception as error:  # the learner's code may fail in any way
             return _report(False, "", f"Calling extend(P, n_trained) raised {type(error).__name__}: {error}")
+        try:
+            out = _as_array(got)
+        except Exception:  # an array-like whose conversion fails in its own way
+            out = None
+        if out is None:
+            return _report(False, "", "Return a table of real numbers (a NumPy array), one row per position.")
         if out.shape != P.shape:
             return _report(False, "", "Return a table of the same shape as P, one row per position.")
         if not np.allclose(out[:n_trained], P[:n_trained], rtol=0, atol=1e-9):
@@ -146,14 +156,18 @@ def check_learned_bag_tasks(answer):
     False
     """
     expected = {"b", "d"}
+    give_letters = "Give the letters of the tasks, for example \"ac\" or [\"a\", \"c\"]."
     if isinstance(answer, str):
         words = "".join(c if c.isalpha() else " " for c in answer.lower()).split()
         letters = [c for w in words if w not in ("and", "or", "task", "tasks") for c in w]
     else:
-        try:
-            letters = [str(x).strip().lower() for x in answer]
-        except TypeError:
-            return _report(False, "", "Give the letters of the tasks, for example \"ac\" or [\"a\", \"c\"].")
+        try:  # at most a few more items than there are tasks: an endless iterator stops here
+            items = list(itertools.islice(iter(answer), _MOST_ITEMS + 1))
+            letters = [x.strip().lower() if isinstance(x, str) else None for x in items]
+        except Exception:  # not iterable, or an iterator that fails in its own way
+            return _report(False, "", give_letters)
+        if len(items) > _MOST_ITEMS or None in letters:
+            return _report(False, "", give_letters)
     chosen = set(letters)
     if not chosen or not chosen <= {"a", "b", "c", "d"}:
         return _report(False, "", "Choose among the letters a, b, c and d.")

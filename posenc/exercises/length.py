@@ -18,28 +18,35 @@ __all__ = [
 # the look-back test set of length 64 (1000 pairs, seed 1000 + length).
 _LONGEST_TRAINED_DISTANCE = 15
 _WINDOW = 2
+_ROUNDING = 0.005 + 1e-9  # a share rounded to two places (0.40) still counts
 
 
-def _alias_distances(tolerance=0.5):
-    """Far training distances whose fast-pair angle is near that of distance 1 or 2."""
-    d = np.arange(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1)
-    near = np.arange(1, _WINDOW + 1)
-    gap = np.angle(np.exp(1j * (d[:, None] - near[None, :])))  # wrapped into (-pi, pi]
-    return d[np.any(np.abs(gap) < tolerance, axis=1)]
+def _fast_scores(phi):
+    """The fast pair's score cos(d - phi) at the training distances 1..15: 1 radian per position."""
+    return np.cos(np.arange(1, _LONGEST_TRAINED_DISTANCE + 1) - phi)
 
 
-def check_length_alias(answer):
-    """Check the far training distances that a 1-radian RoPE pair confuses with near ones.
+# The far distances whose angle lies between those of distances 1 and 2 (8 and 14):
+# no direction puts 1 and 2 above them. The exercise leaves them out.
+_BETWEEN = [d for d in range(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1) if 1 < d % (2 * np.pi) < 2]
 
-    The exercise: a RoPE pair that turns by 1 radian per position, and the
-    far distances 3 to 15 of the look-back task's training sequences. The
-    answer lists, in any order, every such distance at which the pair's
-    angle lies within 0.5 radian, around the circle, of its angle at
-    distance 1 or at distance 2.
+
+def check_length_alias(phi):
+    """Check a direction ``phi`` at which a 1-radian RoPE pair scores distances 1 and 2 above 7 and 15.
+
+    The exercise: the fast pair of a RoPE head of width 4 turns by 1 radian
+    per position and adds :math:`a \\cos(d - \\varphi)` (:math:`a > 0`) to
+    the score of ``A`` at distance ``d`` from ``B``. The answer is a
+    direction :math:`\\varphi`, in radians, at which that score is higher at
+    both near distances, 1 and 2, than at every far training distance from 3
+    to 15 except 8 and 14 (whose angles lie between those of 1 and 2, so
+    that no direction can do it): in particular higher than at 7 and 15.
 
     Parameters
     ----------
-    answer : array_like of int, 1-D
+    phi : float
+        An angle in radians (any real number; angles repeat every
+        :math:`2\\pi`).
 
     Returns
     -------
@@ -47,33 +54,32 @@ def check_length_alias(answer):
 
     Examples
     --------
-    >>> check_length_alias([3, 4])
-    Not yet. At distance 3 the pair has turned 3 radians, 1 more than at distance 2. Angles repeat every 2 pi radians: which distances come back close to 1 or 2?
+    >>> check_length_alias(0.0)
+    Not yet. At that direction distance 7 scores at least as high as distance 1 or 2: its angle, 7 radians less one turn, lies too close to phi around the circle.
     False
     """
-    expected = _alias_distances()
-    got = _int_list(answer, "answer")
-    if got is None:
-        return False
-    if len(set(got)) != len(got):
-        return _report(False, "", "Each distance should appear once.")
-    if any(d < 1 for d in got):
-        return _report(False, "", "Distances count places back from B: 1, 2, 3, ...")
-    if any(d <= _WINDOW for d in got):
-        return _report(False, "", "Distances 1 and 2 are the near ones themselves; list far distances (3 to 15).")
-    if any(d > _LONGEST_TRAINED_DISTANCE for d in got):
-        return _report(False, "", "Only the far distances of the training sequences count: 3 to 15.")
-    if sorted(got) == sorted(expected.tolist()):
-        return _report(True, "Those far distances look near to the fast pair.", "")
-    if got and set(got) < set(expected.tolist()):
-        hint = ("Some are missing. Check each distance against both near distances, 1 and 2, "
-                "and after one and after two full turns.")
-    elif 3 in got or 4 in got:
-        hint = ("At distance 3 the pair has turned 3 radians, 1 more than at distance 2. Angles "
-                "repeat every 2 pi radians: which distances come back close to 1 or 2?")
+    arr = _as_array(phi)
+    if arr is None or arr.size != 1 or not np.isfinite(arr).all():
+        return _report(False, "", "Give a single angle in radians, a number such as 0.5.")
+    value = float(arr.reshape(()))
+    if abs(value) > 1e6:
+        return _report(False, "", "Give an angle in radians, a number such as 0.5; angles repeat every 2 pi.")
+    score = _fast_scores(value)
+    near = min(score[0], score[1])
+    far = [d for d in range(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1) if d not in _BETWEEN]
+    beaten = [d for d in far if score[d - 1] >= near]
+    if not beaten:
+        return _report(True, "There the fast pair ranks distances 1 and 2 above 7 and 15.", "")
+    if 7 in beaten and 15 not in beaten:
+        hint = ("At that direction distance 7 scores at least as high as distance 1 or 2: its angle, "
+                "7 radians less one turn, lies too close to phi around the circle.")
+    elif 15 in beaten and 7 not in beaten:
+        hint = ("At that direction distance 15 scores at least as high as distance 1 or 2: its angle, "
+                "15 radians less two turns, lies too close to phi around the circle.")
     else:
-        hint = ("Compare angles around the circle: the difference of two angles, brought into "
-                "(-pi, pi] (for example np.angle(np.exp(1j * difference))), must be smaller than 0.5 in size.")
+        hint = ("The score a cos(d - phi) is highest at the angles that lie closest to phi around the "
+                "circle. Where are the angles of distances 1 and 2, and of 7 and 15, in radians "
+                "taken modulo 2 pi?")
     return _report(False, "", hint)
 
 
@@ -111,15 +117,15 @@ def check_length_unseen_share(share):
         return _report(False, "", "Give a single number between 0 and 1: a share, not a count.")
     value = float(arr.reshape(()))
     measured, expected = _unseen_share(), 0.5 * 48 / 61  # far: 3..63, unseen: 16..63
-    if abs(value - measured) < 1e-6:
+    if abs(value - measured) <= _ROUNDING:
         return _report(True, "That share of the test asks about distances never trained.", "")
-    if abs(value - expected) < 1e-3:
+    if abs(value - expected) <= _ROUNDING:
         return _report(True, "That is the share to expect; the test set comes close to it.", "")
     if value > 1:
         hint = "Give the share (a fraction between 0 and 1), not the number of sequences."
     elif abs(value - 0.5) < 1e-9:
         hint = "Half of the sequences are far, but not every far A is out of reach: far distances start at 3."
-    elif abs(value - 48 / 61) < 1e-3 or abs(value - 2 * measured) < 1e-6:
+    elif abs(value - 48 / 61) <= _ROUNDING or abs(value - 2 * measured) <= 2 * _ROUNDING:
         hint = "That is the share among the far sequences; the near half counts too."
     else:
         hint = ("Find the distance from A to B in each test sequence (B is the last token) and "
@@ -127,15 +133,111 @@ def check_length_unseen_share(share):
     return _report(False, "", hint)
 
 
-def check_length_clearly_better(clearly_better):
-    """Check a function that says whether one scheme's mean accuracy is clearly above another's.
+def _with(mean, sd, shape):
+    """Numbers with exactly this mean and sample standard deviation (ddof=1), in the given shape."""
+    x = np.asarray(shape, dtype=float)
+    x = (x - x.mean()) / x.std(ddof=1)
+    return mean + sd * x
 
-    ``clearly_better(a, b)`` receives the accuracies of two schemes, one per
-    seed (1-D arrays, possibly of different lengths), and must return
-    ``True`` exactly when ``mean(a) - mean(b)`` is larger than twice the
-    standard error of that difference, ``sqrt(se_a**2 + se_b**2)``, each
-    standard error being the standard deviation with ``ddof=1`` divided by
-    the square root of the number of seeds.
+
+def _pair(t, n_a, n_b, sd_a, sd_b, shape_a=None, shape_b=None):
+    """Two groups whose difference of means is ``t`` times its standard error sqrt(se_a^2 + se_b^2)."""
+    rng = np.random.default_rng(n_a * 100 + n_b)
+    shape_a = rng.normal(size=n_a) if shape_a is None else shape_a
+    shape_b = rng.normal(size=n_b) if shape_b is None else shape_b
+    se = np.hypot(sd_a / np.sqrt(n_a), sd_b / np.sqrt(n_b))
+    return _with(0.5 + t * se, sd_a, shape_a), _with(0.5, sd_b, shape_b)
+
+
+def _clearly_better_cases():
+    """Cases that tell the rule apart from the ways it is often written wrong.
+
+    Each wrong rule gets at least one case wrong: a multiplier other than 2
+    (ratios from 1.93 to 2.05 of the difference to its standard error), the
+    sum of the standard errors instead of the root of the sum of squares,
+    ddof=0, a pooled variance or the two sample sizes swapped (unequal sizes
+    and spreads), the median instead of the mean (skewed numbers), and an
+    absolute difference (b clearly better). The first eight are the close
+    calls.
+    """
+    skewed = [0, 0, 0, 0, 0, 1, 1, 1, 1]  # mean above the median
+    return [
+        _pair(2.01, 8, 8, 0.05, 0.05),  # just clear
+        _pair(1.99, 8, 8, 0.05, 0.05),  # just not
+        _pair(1.93, 4, 4, 0.02, 0.03),  # not; clear with ddof=0
+        _pair(1.96, 40, 40, 0.05, 0.04),  # not; nor with ddof=0, but with a multiplier below 1.96
+        _pair(1.98, 4, 12, 0.10, 0.01),  # not; clear if pooled or with the sizes swapped
+        _pair(2.02, 12, 4, 0.01, 0.10),
+        _pair(1.56, 2, 3, 0.10, 0.001),  # not; clear if pooled, not with the sizes swapped
+        _pair(2.05, 8, 8, 0.05, 0.05),  # clear; not with the sum of the two standard errors
+        _pair(3.0, 5, 3, 0.04, 0.01),  # clearly
+        _pair(2.5, 9, 9, 0.2, 0.01, shape_a=skewed),  # clear in means, medians equal
+        _pair(-3.0, 6, 6, 0.03, 0.03),  # b clearly better: not "a clearly better"
+    ]
+
+
+_NEAR_THRESHOLD = 8  # the first cases of _clearly_better_cases
+
+
+def _se(x, ddof=1):
+    return np.std(x, ddof=ddof) / np.sqrt(len(x))
+
+
+# The usual slips, each with its hint, in the order they are looked for.
+_SLIPS = [
+    (lambda a, b: np.mean(a) > np.mean(b),
+     "A higher mean is not enough: the difference must be larger than twice its standard error."),
+    (lambda a, b: np.mean(a) - np.mean(b) > 2 * np.hypot(_se(a, 0), _se(b, 0)),
+     "Close: the standard error of a mean over seeds uses the sample standard deviation, "
+     "np.std(x, ddof=1)."),
+    (lambda a, b: abs(np.mean(a) - np.mean(b)) > 2 * np.hypot(_se(a), _se(b)),
+     "The question is whether a is clearly better than b: a lower mean of a is never clearly better."),
+    (lambda a, b: np.median(a) - np.median(b) > 2 * np.hypot(_se(a), _se(b)),
+     "Compare the means of the two groups, not their medians."),
+    (lambda a, b: np.mean(a) - np.mean(b) > 2 * (_se(a) + _se(b)),
+     "The standard error of the difference of two independent means is sqrt(se_a**2 + se_b**2), "
+     "not se_a + se_b."),
+    (lambda a, b: np.mean(a) - np.mean(b) > 2 * np.sqrt(np.var(a, ddof=1) / len(b) + np.var(b, ddof=1) / len(a)),
+     "Divide each group's variance by the number of seeds of that same group."),
+    (lambda a, b: np.mean(a) - np.mean(b) > 2 * np.sqrt(
+        ((len(a) - 1) * np.var(a, ddof=1) + (len(b) - 1) * np.var(b, ddof=1)) / (len(a) + len(b) - 2)
+        * (1 / len(a) + 1 / len(b))),
+     "With groups of different sizes and spreads, keep the two variances apart: "
+     "se_a**2 = var(a) / len(a), and the same for b; no pooled variance."),
+]
+
+
+def _truth(a, b):
+    se = np.hypot(np.std(a, ddof=1) / np.sqrt(len(a)), np.std(b, ddof=1) / np.sqrt(len(b)))
+    return bool(np.mean(a) - np.mean(b) > 2 * se)
+
+
+def _as_verdict(got):
+    """The learner's return value as a bool, or None if it is not a single True or False."""
+    if isinstance(got, (bool, np.bool_)):
+        return bool(got)
+    if isinstance(got, np.ndarray) and got.dtype == bool and got.size == 1:
+        return bool(got.reshape(-1)[0])
+    return None
+
+
+def check_length_clearly_better(clearly_better):
+    """Check a function that says whether one group's mean accuracy is clearly above another's.
+
+    ``clearly_better(a, b)`` receives the accuracies of two groups of
+    models trained with different seeds, one per seed (1-D arrays, possibly
+    of different lengths), and must return ``True`` exactly when
+    ``mean(a) - mean(b)`` is larger than twice the standard error of that
+    difference, ``sqrt(se_a**2 + se_b**2)``, each standard error being the
+    standard deviation with ``ddof=1`` divided by the square root of the
+    number of seeds. It must return a bool (``True`` or ``False``, a numpy
+    bool, or an array of one).
+
+    The cases include differences just above and just below twice the
+    standard error, groups of unequal sizes and spreads, skewed numbers and a
+    group clearly worse, so that a multiplier other than 2, the sum of the
+    two standard errors, a pooled variance, swapped sizes, ``ddof=0``, the
+    median or an absolute difference each get one of them wrong.
 
     Parameters
     ----------
@@ -153,38 +255,26 @@ def check_length_clearly_better(clearly_better):
     """
     if not callable(clearly_better):
         return _report(False, "", "Pass the function itself: clearly_better, without calling it.")
-
-    def truth(a, b, ddof=1):
-        se = np.hypot(np.std(a, ddof=ddof) / np.sqrt(len(a)), np.std(b, ddof=ddof) / np.sqrt(len(b)))
-        return bool(np.mean(a) - np.mean(b) > 2 * se)
-
-    rng = np.random.default_rng(6)
-    cases = [
-        (np.array([0.9, 0.92, 0.88, 0.91]), np.array([0.5, 0.52, 0.49, 0.51])),  # clearly
-        (np.array([0.5, 0.52, 0.49, 0.51]), np.array([0.9, 0.92, 0.88, 0.91])),  # clearly worse
-        (np.array([0.8, 0.6, 0.9, 0.5]), np.array([0.7, 0.5, 0.8, 0.6])),  # higher, not clearly
-        (rng.normal(0.8, 0.05, 8), rng.normal(0.75, 0.05, 5)),  # different numbers of seeds
-    ]
-    # a pair that only the population standard deviation (ddof=0) would call clear
-    a, b = np.array([0.71, 0.69, 0.74, 0.66]), np.array([0.645, 0.665, 0.615, 0.695])
-    cases.append((a, b))
+    cases, answers = _clearly_better_cases(), []
     for a, b in cases:
         try:
-            got = clearly_better(a.copy(), b.copy())
+            got = _as_verdict(clearly_better(a.copy(), b.copy()))
         except Exception as error:  # the learner's code may fail in any way
             return _report(False, "", f"Calling clearly_better(a, b) raised {type(error).__name__}: {error}")
-        try:
-            got = bool(np.asarray(got).item())
-        except (TypeError, ValueError):
-            return _report(False, "", "Return a single True or False.")
-        if got != truth(a, b):
-            if got == truth(a, b, ddof=0):
-                hint = ("Close: the standard error of a mean over seeds uses the sample standard "
-                        "deviation, np.std(x, ddof=1).")
-            elif got == bool(np.mean(a) > np.mean(b)):
-                hint = "A higher mean is not enough: the difference must be larger than twice its standard error."
-            else:
-                hint = ("The standard error of the difference of two independent means is "
-                        "sqrt(se_a**2 + se_b**2); compare the difference with twice that.")
-            return _report(False, "", hint)
-    return _report(True, "Only differences above twice their standard error count.", "")
+        if got is None:
+            return _report(False, "", "Return a single True or False (a bool), not a number, a string "
+                                      "or an array of several.")
+        answers.append(got)
+    truth = [_truth(a, b) for a, b in cases]
+    if answers == truth:
+        return _report(True, "Only differences above twice their standard error count.", "")
+    with np.errstate(all="ignore"):
+        for rule, hint in _SLIPS:
+            if answers == [bool(rule(a, b)) for a, b in cases]:
+                return _report(False, "", hint)
+    if all(got == right for got, right in zip(answers[_NEAR_THRESHOLD:], truth[_NEAR_THRESHOLD:])):
+        return _report(False, "", "Right far from the threshold, wrong near it: compare the difference "
+                                  "with exactly twice sqrt(se_a**2 + se_b**2).")
+    return _report(False, "", "Compute the standard error of the difference, sqrt(se_a**2 + se_b**2), "
+                              "with se = np.std(x, ddof=1) / np.sqrt(len(x)) for each group, and compare "
+                              "the difference of the means with exactly twice that.")

@@ -81,6 +81,7 @@ WORKING_CALLS = {
     backward.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
     training.adam_step: dict(params={"w": np.ones(2)}, grads={"w": np.ones(2)}, state={}),
     training.train: dict(model=MODEL, steps=2, batch_size=2),
+    training.held_out_accuracy: dict(model=MODEL, task=tasks.order_task, lengths=(4, 6), n_items=4),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),

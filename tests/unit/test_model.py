@@ -584,3 +584,58 @@ def test_the_grid_is_stored_checked_and_can_be_changed_on_a_trained_model():
 def test_what_the_grid_schemes_refuse(make, error, words):
     with pytest.raises(error, match=words):
         make()
+
+
+@pytest.mark.parametrize("readout", ["mean", "last"])
+@pytest.mark.parametrize("scheme", ["none", "alibi"])
+def test_forward_is_exact_where_rows_of_scores_lie_far_below_the_rest(scheme, readout):
+    # forward() shifts every row of scores by its own largest (issue 25's fast
+    # readout): rows far below the rest of their matrix do not underflow
+    model = init_model(scheme, seed=4, causal=True, readout=readout)
+    model["params"]["E"] *= 60
+    tokens = np.random.default_rng(6).integers(0, 8, size=(40, 12))
+    logits = forward(model, tokens)
+    np.testing.assert_allclose(logits, reference_logits(model, tokens), rtol=1e-9, atol=1e-12)
+    scores = attention_weights(dict(model, readout="mean"), tokens)
+    assert np.any(scores < 1e-300), "the scores should span far more than exp's range"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_forward_gives_the_logits_of_the_training_forward_pass(scheme):
+    # forward() takes a shortcut to the logits; loss_and_grads uses the full
+    # attention matrices: the same logits to rounding, so the same loss
+    model = init_model(scheme, d_model=8, n_heads=2, position_std=0.5, seed=[1, 2], **grid(scheme, 9))
+    tokens, labels = order_task(7, 9, seed=5)
+    logits = forward(model, tokens)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    loss = -log_probs[:, np.arange(7), labels].mean(axis=1)
+    np.testing.assert_allclose(loss, loss_and_grads(model, tokens, labels)[0], rtol=1e-12)
+
+
+def test_every_scheme_starts_from_the_same_weights_for_a_seed():
+    # the chapters compare schemes seed by seed: only the position part differs
+    base = init_model("none", seed=[5, 6], dtype=np.float32)
+    for scheme in SCHEMES:
+        model = init_model(scheme, seed=[5, 6], dtype=np.float32)
+        for name, x in base["params"].items():
+            np.testing.assert_array_equal(model["params"][name], x)
+    assert list(init_model("learned")["params"]) == ["E", "P", "W_q", "W_k", "W_v", "W_out", "b_out"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_sequence_whose_scores_underflow_gets_the_same_logits_in_any_batch(dtype):
+    # forward() redoes a matrix whose rows underflow, one by one when few in the
+    # batch do, all together when many do: the same numbers either way (up to
+    # the rounding of the readout's matrix product, which depends on the batch)
+    model = init_model("none", seed=3, dtype=dtype)
+    model["params"]["E"] *= 60 if dtype == np.float64 else 8
+    spread = np.random.default_rng(5).integers(0, 8, size=(3, 12))
+    calm = np.full((100, 12), 3)  # one token: every score alike, nothing underflows
+    alone = forward(model, spread)  # many matrices to redo
+    tight = dict(rtol=10 * np.finfo(dtype).eps, atol=0)
+    np.testing.assert_allclose(forward(model, np.concatenate([spread, calm]))[:3], alone, **tight)
+    np.testing.assert_allclose(forward(model, np.concatenate([calm, spread]))[100:], alone, **tight)
+    scores = attention_weights(model, spread)
+    assert np.any(scores < np.finfo(dtype).tiny), "the scores should span more than exp's range"
+    np.testing.assert_allclose(alone, reference_logits(model, spread).astype(dtype), rtol=1e-4)

@@ -83,6 +83,11 @@ def test_pair_means_average_each_sequence_with_its_partner():
         stats.pair_means([1, 0, 1])
 
 
+def test_pair_means_read_booleans_as_right_and_wrong():
+    right = np.array([[True, True, False, True], [False, False, True, True]])
+    np.testing.assert_array_equal(stats.pair_means(right), [[0.5, 1.0], [0.5, 0.5]])
+
+
 def test_paired_difference_is_the_estimate_of_the_differences():
     a, b = np.array([0.9, 0.8, 0.95, 0.7]), np.array([0.85, 0.7, 0.93, 0.71])
     assert stats.paired_difference(a, b) == stats.over_seeds(a - b)

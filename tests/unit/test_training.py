@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from posenc import model, rope, sinusoidal, training
+from posenc import model, rope, sinusoidal, stats, training
 from posenc.backward import loss_and_grads
-from posenc.model import accuracy, forward, init_model
+from posenc.model import accuracy, forward, init_model, unstack
 from posenc.tasks import lookback_task, order_task
-from posenc.training import adam_step, train
+from posenc.training import adam_step, held_out_accuracy, train
 
 
 def test_adam_first_steps_by_hand():
@@ -268,3 +268,109 @@ def test_adam_step_checks_what_it_updates(args, error, words):
     with pytest.raises(error, match=words):
         training.adam_step(*args)
     assert args[2] in ({}, None)  # refused before the step count moved
+
+
+# --- training until the convergence rule is met (issue 25) --------------------------
+
+
+def _until_converged(scheme, seeds, dtype=np.float64, steps=200, every=25):
+    model = init_model(scheme, seed=seeds, dtype=dtype)
+    return model, train(model, steps=steps, lengths=(4, 9), seed=seeds, check_every=every)
+
+
+def test_each_model_stops_at_the_first_check_where_it_meets_the_rule():
+    model, (trained, history) = _until_converged("learned", [0, 1, 2, 3])
+    steps, held_out = history["steps"], history["held_out"]
+    assert len(set(steps.tolist())) > 1, "the models should stop at different checks"
+    assert held_out.shape == (4, 6) and history["converged"].sum() >= 2
+    np.testing.assert_array_equal(stats.converged(held_out), history["converged"])
+    assert np.all(steps[~history["converged"]] == 200)  # the rest train to the end
+    # the held-out rows are those of the final models, which held_out_accuracy recomputes
+    np.testing.assert_array_equal(held_out, held_out_accuracy(trained, lengths=(4, 9)))
+    assert np.all(steps % 25 == 0) and history["loss"].shape == (4, steps.max())
+    for m, t in enumerate(steps):  # NaN after its stop, numbers before
+        assert np.isfinite(history["loss"][m, :t]).all() and np.isnan(history["loss"][m, t:]).all()
+    assert history["length"].shape == (steps.max(),)
+
+
+def test_a_model_that_stops_is_the_model_of_that_step_of_the_full_schedule():
+    # the step size decays over all 200 steps whether or not the model stops
+    model, (trained, history) = _until_converged("learned", [0, 1, 2, 3])
+    m = int(np.argmin(history["steps"]))
+    assert history["converged"][m] and history["steps"][m] < 200
+    t, seed = int(history["steps"][m]), [0, 1, 2, 3][m]
+    params = {name: x[m].copy() for name, x in model["params"].items()}
+    rng, lengths, state = np.random.default_rng(seed), np.random.default_rng(0), {}
+    for step in range(t):
+        n = int(lengths.integers(4, 10))
+        _, grads = loss_and_grads(dict(model, n_models=None, params=params), *order_task(32, n, seed=rng))
+        adam_step(params, grads, state, lr=0.02 * (1 - step / 200))
+    for name, x in params.items():
+        np.testing.assert_array_equal(trained["params"][name][m], x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_stack_that_stops_model_by_model_equals_its_models_trained_alone(dtype):
+    seeds = [0, 1, 2, 3]
+    _, (stack, history) = _until_converged("learned", seeds, dtype=dtype)
+    assert len(set(history["steps"].tolist())) > 1
+    for m, seed in enumerate(seeds):
+        alone, alone_history = train(init_model("learned", seed=seed, dtype=dtype), steps=200,
+                                     lengths=(4, 9), seed=seed, check_every=25)
+        assert alone_history["steps"] == history["steps"][m]
+        assert alone_history["converged"] is bool(history["converged"][m])
+        np.testing.assert_array_equal(alone_history["held_out"], history["held_out"][m])
+        t = alone_history["steps"]
+        np.testing.assert_array_equal(alone_history["loss"], history["loss"][m, :t])
+        for name, x in alone["params"].items():
+            np.testing.assert_array_equal(stack["params"][name][m], x)
+
+
+def test_a_stack_of_mixed_dtypes_stops_model_by_model_too():
+    # parameters of two dtypes cannot share one flat array: Adam runs name by name
+    model = init_model("learned", seed=[0, 1, 2, 3])
+    mixed = dict(model, params=dict(model["params"], P=model["params"]["P"].astype(np.float32)))
+    stack, history = train(mixed, steps=200, lengths=(4, 9), seed=[0, 1, 2, 3], check_every=25)
+    assert len(set(history["steps"].tolist())) > 1
+    for m, alone in enumerate(unstack(mixed)):
+        trained, alone_history = train(alone, steps=200, lengths=(4, 9), seed=m, check_every=25)
+        assert alone_history["steps"] == history["steps"][m]
+        for name, x in trained["params"].items():
+            np.testing.assert_array_equal(stack["params"][name][m], x)
+            assert x.dtype == mixed["params"][name].dtype
+
+
+def test_a_model_that_cannot_learn_trains_every_step_and_is_reported_not_converged():
+    trained, history = train(init_model("none", seed=[0, 1]), steps=60, seed=[0, 1], check_every=25)
+    np.testing.assert_array_equal(history["steps"], [60, 60])
+    assert not history["converged"].any() and history["loss"].shape == (2, 60)
+    assert np.all(np.abs(history["held_out"] - 0.5) < 0.1)  # every length scored, at the last check
+
+
+def test_without_check_every_nothing_is_checked():
+    _, history = train(init_model("learned"), steps=30, seed=0)
+    assert set(history) == {"loss", "accuracy", "length"} and np.isfinite(history["loss"]).all()
+
+
+def test_held_out_accuracy_is_the_accuracy_on_its_own_set_at_every_length():
+    model = init_model("rope", seed=[0, 1])
+    acc = held_out_accuracy(model, lookback_task, (4, 6), n_items=50, seed=7)
+    rng = np.random.default_rng(7)
+    for j, n in enumerate(range(4, 7)):
+        np.testing.assert_array_equal(acc[:, j], accuracy(model, *lookback_task(50, n, seed=rng)))
+    assert held_out_accuracy(init_model("rope"), lookback_task, (4, 6), n_items=50, seed=7).shape == (3,)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: train(init_model("none"), steps=5, check_every=0), ValueError, "^check_every"),
+    (lambda: train(init_model("none"), steps=5, check_every=2.5), TypeError, "^check_every"),
+    (lambda: held_out_accuracy(init_model("none"), n_items=0), ValueError, "^n_items"),
+    (lambda: held_out_accuracy(init_model("none"), n_items=10**9), ValueError, "^n_items"),
+    (lambda: held_out_accuracy(init_model("none"), task=3), TypeError, "^task must be a function"),
+    (lambda: held_out_accuracy(init_model("learned", max_len=8)), ValueError, "position table"),
+    (lambda: held_out_accuracy(init_model("none"), _task_returning([[0, 1, 2, 3]], [0])),
+     ValueError, "must return tokens of shape"),
+])
+def test_held_out_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

@@ -1,4 +1,4 @@
-"""Tests of the checkers of the chapter "Learned alternatives".
+"""Tests of the checkers of chapter 4, "Learned positional embeddings".
 
 Each checker must accept every correct form of the answer, reject wrong
 answers with a hint, and never print the expected value. The right answers
@@ -7,6 +7,9 @@ d_model 768; the table: 64 rows, training lengths 4 to 16).
 """
 
 from __future__ import annotations
+
+import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -118,7 +121,49 @@ def test_extend_wrong(answer, words, capsys):
     assert out.startswith("Not yet.") and words in out
 
 
+def quietly(check, answer):
+    """The checker's verdict, with every warning an error (a warning under an exercise is a failure)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return check(answer)
+
+
+@pytest.mark.parametrize("answer, words", [
+    # issue 28, item 11: a table of strings was read as numbers, a complex one with a warning
+    (lambda P, n_trained: extend_lstsq(P, n_trained).astype(str), "real numbers"),
+    (lambda P, n_trained: extend_lstsq(P, n_trained) + 5j, "real numbers"),
+    (lambda P, n_trained: [["1.0"] * P.shape[1]] * len(P), "real numbers"),
+    (lambda P, n_trained: None, "real numbers"),
+])
+def test_extend_refuses_what_is_not_a_table_of_real_numbers(answer, words, capsys):
+    assert quietly(ex.check_learned_extend, answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and words in out
+
+
+def test_extend_accepts_a_complex_table_whose_imaginary_parts_are_zero(capsys):
+    assert quietly(ex.check_learned_extend, lambda P, n: extend_lstsq(P, n) + 0j) is True
+
+
 # --- check_learned_bag_tasks -----------------------------------------------------
+
+
+def failing_iterator():
+    yield "b"
+    raise RuntimeError("the iterator fails")
+
+
+@pytest.mark.parametrize("answer", [
+    itertools.count(),  # issue 28, item 11: endless, used to hang
+    itertools.cycle("bd"),
+    failing_iterator(),
+    ["b", "d", 3],
+    [b"b", b"d"],
+])
+def test_bag_tasks_answers_odd_iterables_with_a_hint(answer, capsys):
+    assert quietly(ex.check_learned_bag_tasks, answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("Not yet.") and "Give the letters" in out
 
 
 @pytest.mark.parametrize("answer", ["bd", "db", "b, d", "B D", ["b", "d"], {"D", "b"}, ("d", "b"), "(b) and (d)"])
