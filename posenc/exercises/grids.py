@@ -23,9 +23,9 @@ def _numbers(answer):
     try:
         if np.asarray(answer).dtype.kind in "USb":
             return None
-        return _as_array(answer)
-    except (OverflowError, TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - an answer numpy cannot read (its __array__ raises)
         return None
+    return _as_array(answer)
 
 
 def _whole(answer):
