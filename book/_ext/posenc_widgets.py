@@ -1,13 +1,21 @@
-"""Interactive figures in the HTML book: the ``posenc-widget`` directive.
+"""Interactive figures in the HTML book.
 
 In a chapter's markdown cell::
 
-    ```{posenc-widget} ladder
+    :::{admonition} Interactive figure (in the HTML book)
+    :class: posenc-widget ladder
+
     The caption: what to try, and what to notice.
-    ```
+    :::
 
 puts the figure ``ladder`` of ``static/widgets/posenc-widgets.js`` there,
-with its caption. The figure's numbers are computed in the reader's browser
+with its caption (the admonition's title is for the other readers of the
+notebook). An admonition, because that is what every other reader shows
+well: JupyterLab with jupyterlab-myst draws a box that says where the figure
+is, Colab and plain Jupyter show its text, and the student edition turns it
+into plain Markdown; a directive of the book's own would show as an "unknown
+directive" there. (``{posenc-widget} ladder``, a directive with the caption
+as content, does the same in a page that only Sphinx reads.) The figure's numbers are computed in the reader's browser
 from the formula the chapter states (plain JavaScript, double precision) and
 drawn as SVG; sliders (``<input type="range">``: keyboard, touch, a visible
 label, the value read aloud through ``aria-valuetext``) change its settings,
@@ -31,7 +39,10 @@ import json
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -84,6 +95,40 @@ def close_renderer(app=None, exception=None):
         _RENDERER = None
 
 
+def _new_figure(env, name, counts):
+    """The figure node of widget ``name``, with a unique id on its page."""
+    known = renderer().names()
+    if name not in known:
+        raise ValueError(f"unknown posenc-widget {name!r}; the figures are {', '.join(known)}")
+    env.note_dependency(str(SCRIPT))
+    counts[name] = counts.get(name, 0) + 1
+    figure_id = f"widget-{name}" + ("" if counts[name] == 1 else f"-{counts[name]}")
+    return widget_figure(widget=name, ids=[figure_id], markup=renderer().markup(name, figure_id))
+
+
+def admonitions_to_figures(app, doctree):
+    """Each admonition of class ``posenc-widget NAME`` becomes figure NAME, its body the caption."""
+    counts = app.env.temp_data.setdefault("posenc_widget_ids", {})
+    for node in list(doctree.findall(nodes.admonition)):
+        classes = node.get("classes", [])
+        if "posenc-widget" not in classes:
+            continue
+        names = [c for c in classes if c != "posenc-widget"]
+        if len(names) != 1:
+            logger.warning(f"an admonition of class posenc-widget needs one more class, the "
+                           f"figure's name; got {names}", location=node)
+            continue
+        try:
+            figure = _new_figure(app.env, names[0], counts)
+        except ValueError as error:
+            logger.warning(str(error), location=node)
+            continue
+        caption = widget_caption()
+        caption += [child for child in node.children if not isinstance(child, nodes.title)]
+        figure += caption
+        node.replace_self(figure)
+
+
 class WidgetDirective(SphinxDirective):
     """``{posenc-widget} NAME``, with the caption as content."""
 
@@ -92,15 +137,10 @@ class WidgetDirective(SphinxDirective):
 
     def run(self):
         name = self.arguments[0].strip()
-        known = renderer().names()
-        if name not in known:
-            raise self.error(f"unknown posenc-widget {name!r}; the figures are {', '.join(known)}")
-        self.env.note_dependency(str(SCRIPT))
-        count = self.env.temp_data.setdefault("posenc_widget_ids", {})
-        count[name] = count.get(name, 0) + 1
-        figure_id = f"widget-{name}" + ("" if count[name] == 1 else f"-{count[name]}")
-        node = widget_figure(widget=name, ids=[figure_id],
-                             markup=renderer().markup(name, figure_id))
+        try:
+            node = _new_figure(self.env, name, self.env.temp_data.setdefault("posenc_widget_ids", {}))
+        except ValueError as error:
+            raise self.error(str(error)) from None
         if self.content:
             caption = widget_caption()
             self.state.nested_parse(self.content, self.content_offset, caption)
@@ -153,6 +193,7 @@ def setup(app):
     app.add_node(widget_figure, html=figure, singlehtml=figure, dirhtml=figure, **others)
     app.add_node(widget_caption, html=caption, singlehtml=caption, dirhtml=caption, **others)
     app.add_directive("posenc-widget", WidgetDirective)
+    app.connect("doctree-read", admonitions_to_figures)
     app.connect("builder-inited", add_static_path)
     app.connect("html-page-context", add_assets)
     app.connect("build-finished", close_renderer)

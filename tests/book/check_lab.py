@@ -14,7 +14,8 @@ One session, recorded by the ``session`` fixture and judged by the tests:
    as in tests/book/test_site.py) opens the chapter. Every request to anything
    but the server is recorded and blocked.
 3. The first exercise must render as jupyterlab-myst's exercise admonition;
-   no rendered markdown may show directive text such as ``:label:``.
+   no rendered markdown may show directive text such as ``:label:``, nor an
+   unknown directive; an interactive figure shows as a box that says where it is.
 4. The chapter runs from its first code cell (the bootstrap cell) to its
    first cell with stored output, with Shift+Enter as a reader would; the
    output must appear and equal the stored one, and the probe cell shows
@@ -48,7 +49,8 @@ from tools.paths import BOOK, ROOT
 
 
 BIN = Path(sys.executable).parent  # the .venv that runs the tests
-CHAPTER = BOOK / "01_why.ipynb"
+# chapter 2: exercises, and interactive figures, which only the HTML book draws
+CHAPTER = BOOK / "02_sines.ipynb"
 SCREENSHOT = ROOT / "_build" / "screenshots" / "lab.png"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run"]
@@ -319,6 +321,16 @@ def test_no_directive_text_in_rendered_markdown(session):
     assert texts and None not in texts, f"markdown cells left unrendered: {texts}"
     raw = [t[:120] for t in texts if ":label:" in t or ":class:" in t or ":::{" in t or "```{" in t]
     assert not raw, f"markdown cells show MyST directive text: {raw}"
+    unknown = [t[:120] for t in texts if "Unknown Directive" in t or "Unknown Role" in t]
+    assert not unknown, f"jupyterlab-myst does not know what these cells use: {unknown}"
+
+
+def test_an_interactive_figure_says_where_it_is(session):
+    """The HTML book draws the interactive figures; JupyterLab shows a box
+    that says so, with the caption, instead of an unknown directive."""
+    boxes = [t for t in session.get("rendered_text") or [] if t and "Interactive figure (in the HTML book)" in t]
+    assert boxes, "no interactive figure's box in chapter 2"
+    assert all("Try it" in t for t in boxes), boxes
 
 
 def test_first_code_cells_run_and_the_kernel_imported_posenc(session):

@@ -347,7 +347,7 @@ def student_problems(nb):
                 problems.append(f"cell {i + 1}: a MyST target line (label)= left in the text")
             if plain_myst.is_gate(cell):
                 problems.append(f"cell {i + 1}: a solution-gate cell, which only the book's toggle needs")
-            if "{posenc-widget}" in cell.source:
+            if "posenc-widget" in cell.source:
                 problems.append(f"cell {i + 1}: an interactive figure's directive, which only the HTML book draws")
         caption = plain_myst.figure_of(cell).get("caption")
         if caption:

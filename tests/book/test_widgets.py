@@ -215,7 +215,7 @@ def test_the_build_draws_each_figure(pages):
 
 @pytest.mark.parametrize("builder", ["html", "singlehtml"])
 def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
-    """The directive draws the figure for the site and for the single page that
+    """The directive (and the admonition form that the chapters use) draws the figure for the site and for the single page that
     ``make pdf`` prints (where the html handlers alone once broke ``make
     pdf``), loads its files on that page only, and refuses an
     unknown figure with a message that lists the known ones."""
@@ -234,7 +234,10 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
         "def setup(app):\n"
         "    app.add_node(other, singlehtml=(lambda s, n: None, lambda s, n: None))\n")
     (src / "index.rst").write_text("Title\n=====\n\n.. toctree::\n\n   other\n\n"
-                                   ".. posenc-widget:: clock\n\n   Hands *turning*.\n")
+                                   ".. posenc-widget:: clock\n\n   Hands *turning*.\n\n"
+                                   # the form the chapters use, which other readers show as a box
+                                   ".. admonition:: Interactive figure (in the HTML book)\n"
+                                   "   :class: posenc-widget dots\n\n   Dots *falling*.\n")
     (src / "other.rst").write_text("Other\n=====\n\n.. posenc-widget:: nosuchfigure\n")
     warnings = io.StringIO()
     app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
@@ -245,6 +248,11 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
                        r".*?<svg.*?</svg>.*?<figcaption>.*?<em>turning</em>.*?</figcaption></figure>",
                        page, re.S)
     assert figure, "the clock figure is not in the page"
+    admonition = re.search(r'<figure class="posenc-widget" id="widget-dots" data-widget="dots">'
+                           r".*?<svg.*?</svg>.*?<figcaption>.*?<em>falling</em>.*?</figcaption></figure>",
+                           page, re.S)
+    assert admonition, "the admonition of class posenc-widget dots is not a figure in the page"
+    assert "Interactive figure (in the HTML book)" not in page, "the admonition's title is for other readers"
     assert re.search(r'<script defer="defer" src="_static/widgets/posenc-widgets.js', page)
     assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
     assert "unknown posenc-widget 'nosuchfigure'; the figures are ladder, dots" in warnings.getvalue()
