@@ -224,8 +224,8 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
-        "extensions = ['posenc_widgets']\nhtml_theme = 'sphinx_book_theme'\n"
+        # the repository's root is on the path of the tests (pyproject.toml)
+        "extensions = ['book._ext.posenc_widgets']\nhtml_theme = 'sphinx_book_theme'\n"
         # as posenc_site does for myst-nb's hidden cells: once any extension
         # gives a node a singlehtml handler, Sphinx's singlehtml translator
         # takes the handlers registered for singlehtml only
