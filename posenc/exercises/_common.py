@@ -4,6 +4,8 @@ A checker prints ``Correct! <what was checked>`` or ``Not yet. <hint>`` and
 returns the verdict as a bool (:func:`_report`). Answers are read leniently:
 :func:`_as_array` turns any numeric answer into a float array (or ``None``),
 :func:`_close` compares it with the expected value within a tolerance.
+:func:`_numbers`, :func:`_one_number` and :func:`_whole_numbers` read an
+answer more strictly, for the checkers that refuse text such as ``"2.5"``.
 :func:`_call_watching` runs a learner's function and says which of the
 functions an exercise rules out ("NumPy only, not ``posenc.attention``") it
 called, so that the checker can hold the exercise to its own rules.
@@ -94,6 +96,35 @@ def _integer_array(answer):
     if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
         return None
     if np.any(np.abs(arr) >= 2.0**63):  # whole, but beyond int64
+        return None
+    return arr.astype(int)
+
+
+def _numbers(answer):
+    """The answer as a float array, or None: text is not a number (not even
+    ``"2.5"``), nor is a bool, nor an integer too big for a float."""
+    try:
+        if np.asarray(answer).dtype.kind in "USb":
+            return None
+    except Exception:  # an answer numpy cannot read (its __array__ raises)
+        return None
+    return _as_array(answer)
+
+
+def _one_number(answer):
+    """The answer as one finite float, or None."""
+    arr = _numbers(answer)
+    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
+        return None
+    return float(arr.ravel()[0])
+
+
+def _whole_numbers(answer):
+    """The answer as an int array if every entry is a modest whole number, else None."""
+    arr = _numbers(answer)
+    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+        return None
+    if arr.size and np.abs(arr).max() > 2**31:
         return None
     return arr.astype(int)
 

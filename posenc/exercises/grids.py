@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..positions2d import mrope_position_ids
-from ._common import _as_array, _report
+from ._common import _one_number, _report, _whole_numbers
 
 __all__ = [
     "check_grids_mrope_ids",
@@ -16,33 +16,6 @@ __all__ = [
     "check_grids_rope_shift",
     "check_grids_sections",
 ]
-
-
-def _numbers(answer):
-    """The answer as a float array, or None: text is not a number, nor is a bool."""
-    try:
-        if np.asarray(answer).dtype.kind in "USb":
-            return None
-    except Exception:  # noqa: BLE001 - an answer numpy cannot read (its __array__ raises)
-        return None
-    return _as_array(answer)
-
-
-def _whole(answer):
-    """The answer as an int array if every entry is a modest whole number, else None."""
-    arr = _numbers(answer)
-    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-        return None
-    if arr.size and np.abs(arr).max() > 2**31:
-        return None
-    return arr.astype(int)
-
-
-def _one_number(answer):
-    arr = _numbers(answer)
-    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
-        return None
-    return float(arr.ravel()[0])
 
 
 def _mrope_ids(before, image, after, m):
@@ -65,7 +38,7 @@ def check_grids_mrope_ids(answer):
     bool
     """
     expected = _mrope_ids(2, (1, 4, 8), 3, 2)
-    arr = _whole(answer)
+    arr = _whole_numbers(answer)
     if arr is None:
         return _report(False, "", "Give an array of whole numbers, three rows (time, height, "
                        "width) and one column per token.")
@@ -120,7 +93,7 @@ def check_grids_mae_entry(row_index, entry):
     bool
     """
     r, c, width, half = 2, 5, 14, 8
-    index = _whole(row_index)
+    index = _whole_numbers(row_index)
     value = _one_number(entry)
     if index is None or index.size != 1 or value is None:
         return _report(False, "", "Give two numbers: the row's index (a whole number) and the "
@@ -234,7 +207,7 @@ def check_grids_sections(answer):
     expected = set(np.concatenate([pairs, pairs + 64]).tolist())
     if isinstance(answer, (set, frozenset)):
         answer = sorted(answer, key=repr)
-    arr = _whole(answer)
+    arr = _whole_numbers(answer)
     if arr is None or arr.ndim != 1:
         return _report(False, "", "Give a flat list or 1-D array of whole-number coordinate "
                        "indices.")

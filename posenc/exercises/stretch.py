@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..scaling import rope_frequencies
-from ._common import _as_array, _report
+from ._common import _numbers, _one_number, _report, _whole_numbers
 
 __all__ = [
     "check_stretch_dynamic_base",
@@ -16,35 +16,6 @@ __all__ = [
     "check_stretch_llama3_bands",
     "check_stretch_yarn_logits",
 ]
-
-
-def _floats(answer):
-    """The answer as a float array, or None: text is not a number (not even
-    "2.5"), nor is an integer too big for a float."""
-    try:
-        if np.asarray(answer).dtype.kind in "USb":
-            return None
-        return _as_array(answer)
-    except Exception:  # noqa: BLE001 - an answer whose __array__ raises is no number either
-        return None
-
-
-def _number(answer):
-    """The answer as one finite float, or None."""
-    arr = _floats(answer)
-    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
-        return None
-    return float(arr.ravel()[0])
-
-
-def _whole_numbers(answer):
-    """The answer as an int array if every entry is a modest whole number, else None."""
-    arr = _floats(answer)
-    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-        return None
-    if arr.size and np.abs(arr).max() > 2**31:
-        return None
-    return arr.astype(int)
 
 
 def _boolean_mask(answer):
@@ -89,7 +60,7 @@ def check_stretch_dynamic_base(answer):
         return base * (factor * seq_len / original - (factor - 1)) ** power
 
     expected = dynamic(length)
-    value = _number(answer)
+    value = _one_number(answer)
     if value is None:
         return _report(False, "", "Give one number, the base (a float).")
     if _near(value, base):
@@ -144,7 +115,7 @@ def check_stretch_yarn_kept(answer):
             return _report(False, "", f"A mask needs one True/False per pair: {plain.size} "
                            f"entries for a head of width 64, got shape {mask.shape}.")
         answer = np.flatnonzero(mask)
-    numbers = _floats(answer)
+    numbers = _numbers(answer)
     if numbers is not None and numbers.ndim == 0:
         return _report(False, "", "Give the indices of the pairs (a list or an array), "
                        "not how many there are.")
@@ -245,7 +216,7 @@ def check_stretch_yarn_logits(answer):
     within 1% but not that close is told to keep more digits.
     """
     mscale = 0.1 * math.log(16) + 1
-    value = _number(answer)
+    value = _one_number(answer)
     if value is None:
         return _report(False, "", "Give one number, the factor on the logits.")
     if _near(value, mscale):
