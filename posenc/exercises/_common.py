@@ -6,6 +6,7 @@ returns the verdict as a bool (:func:`_report`). Answers are read leniently:
 :func:`_close` compares it with the expected value within a tolerance.
 :func:`_numbers`, :func:`_one_number` and :func:`_whole_numbers` read an
 answer more strictly, for the checkers that refuse text such as ``"2.5"``.
+:func:`_raised_hint` says what a learner's function raised, and
 :func:`_call_watching` runs a learner's function and says which of the
 functions an exercise rules out ("NumPy only, not ``posenc.attention``") it
 called, so that the checker can hold the exercise to its own rules.
@@ -98,6 +99,11 @@ def _integer_array(answer):
     if np.any(np.abs(arr) >= 2.0**63):  # whole, but beyond int64
         return None
     return arr.astype(int)
+
+
+def _raised_hint(call, error):
+    """The hint for a learner's function that raised ``error`` when called as ``call``."""
+    return f"Calling {call} raised {type(error).__name__}: {error}"
 
 
 def _numbers(answer):

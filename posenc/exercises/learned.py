@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 
-from ._common import _as_array, _report
+from ._common import _as_array, _raised_hint, _report
 
 __all__ = [
     "check_learned_gpt2_params",
@@ -106,7 +106,7 @@ def check_learned_extend(extend):
         try:
             got = extend(P.copy(), n_trained)
         except Exception as error:  # the learner's code may fail in any way
-            return _report(False, "", f"Calling extend(P, n_trained) raised {type(error).__name__}: {error}")
+            return _report(False, "", _raised_hint("extend(P, n_trained)", error))
         try:
             out = _as_array(got)
         except Exception:  # an array-like whose conversion fails in its own way
@@ -118,16 +118,19 @@ def check_learned_extend(extend):
         if not np.allclose(out[:n_trained], P[:n_trained], rtol=0, atol=1e-9):
             return _report(False, "", "Leave the trained rows (0 to n_trained - 1) as they are.")
         if not np.allclose(out[n_trained:], expected[n_trained:], rtol=1e-6, atol=1e-6):
-            if np.allclose(out, P):
-                hint = "Rows from n_trained on should continue the line a + r * b that fits the trained rows."
-            elif n_trained == 6:
-                hint = ("Right on exact lines, not on noisy rows: fit a + r * b to all trained rows by "
-                        "least squares (np.linalg.lstsq), not through two of them.")
-            else:
-                hint = ("Rows from n_trained on should continue the line a + r * b that fits the "
-                        "trained rows; check the values of r you use (the position of each row).")
-            return _report(False, "", hint)
+            return _report(False, "", _extend_hint(out, P, n_trained))
     return _report(True, "The trained rows stay; the untrained rows continue their line.", "")
+
+
+def _extend_hint(out, P, n_trained):
+    """The hint for a table ``out`` whose untrained rows do not continue the line of ``P``."""
+    if np.allclose(out, P):
+        return "Rows from n_trained on should continue the line a + r * b that fits the trained rows."
+    if n_trained == 6:  # the case whose trained rows are off a line
+        return ("Right on exact lines, not on noisy rows: fit a + r * b to all trained rows by "
+                "least squares (np.linalg.lstsq), not through two of them.")
+    return ("Rows from n_trained on should continue the line a + r * b that fits the "
+            "trained rows; check the values of r you use (the position of each row).")
 
 
 def check_learned_bag_tasks(answer):

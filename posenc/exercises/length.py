@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tasks import lookback_test_set
-from ._common import _as_array, _int_list, _report
+from ._common import _as_array, _int_list, _raised_hint, _report
 
 __all__ = [
     "check_length_alias",
@@ -260,7 +260,7 @@ def check_length_clearly_better(clearly_better):
         try:
             got = _as_verdict(clearly_better(a.copy(), b.copy()))
         except Exception as error:  # the learner's code may fail in any way
-            return _report(False, "", f"Calling clearly_better(a, b) raised {type(error).__name__}: {error}")
+            return _report(False, "", _raised_hint("clearly_better(a, b)", error))
         if got is None:
             return _report(False, "", "Return a single True or False (a bool), not a number, a string "
                                       "or an array of several.")

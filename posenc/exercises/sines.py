@@ -9,7 +9,7 @@ from ..sinusoidal import frequencies as _frequencies
 from ..sinusoidal import rotation_matrix as _rotation_matrix
 from ..sinusoidal import sinusoidal as _sinusoidal
 from ..sinusoidal import wavelengths as _wavelengths
-from ._common import _as_array, _call_watching, _integer_array, _report
+from ._common import _as_array, _call_watching, _integer_array, _raised_hint, _report
 
 # What ex-sines-spot-the-bug rules out ("NumPy only, without calling posenc"),
 # and what ex-sines-dot-at-offset does ("without building a table").
@@ -126,8 +126,7 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
         try:
             got, called = _call_watching(_SINES_NOT_NUMPY, fixed_sinusoidal, length, d_model)
         except Exception as err:  # the learner's code may raise anything
-            return _report(False, "", f"Calling it with ({length}, {d_model}) raised "
-                                      f"{type(err).__name__}: {err}")
+            return _report(False, "", _raised_hint(f"it with ({length}, {d_model})", err))
         if called:
             return _report(False, "", f"The exercise asks for NumPy only, and your function calls "
                                       f"{' and '.join(called)}: write the formula with NumPy.")
@@ -137,37 +136,40 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
             return _report(False, "", f"With ({length}, {d_model}) it must return an array of "
                                       f"shape ({length}, {d_model}); got {shape}.")
         expected = _paper_table(length, d_model)
-        if np.allclose(arr, expected, atol=1e-6, rtol=0):
-            continue
-        pos = np.arange(length, dtype=float)[:, None]
-
-        def interleave(omega):
-            table = np.empty((length, d_model))
-            table[:, 0::2], table[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
-            return table
-
-        pairs = np.arange(d_model // 2)
-        still_buggy = interleave(10000.0 ** (-4.0 * pairs / d_model))  # the exercise's bug
-        other_slip = interleave(10000.0 ** (-1.0 * pairs / d_model))  # i instead of 2i
-        halves = np.hstack([expected[:, 0::2], expected[:, 1::2]])
-        if np.allclose(arr, still_buggy, atol=1e-6):
-            hint = ("These are still the buggy numbers: only the first pair of columns is right. "
-                    "What values does the variable i take, and what does the formula need there?")
-        elif np.allclose(arr, other_slip, atol=1e-6):
-            hint = ("Now the exponent is off the other way (the slip discussed with the tutorial's "
-                    "table): the later pairs turn too fast. Compare the exponent with the formula "
-                    "once more.")
-        elif np.allclose(arr, halves, atol=1e-6):
-            hint = ("The numbers are right but in the wrong columns: the paper interleaves, "
-                    "sine in column 2i and cosine in column 2i + 1.")
-        elif np.allclose(arr[:, :2], expected[:, :2], atol=1e-6):
-            hint = ("The first pair of columns is right, the others turn at the wrong speed: "
-                    "check the exponent of 10000.")
-        else:
-            hint = ("The shape is right but the values are not: compare your first row with "
-                    "the formula (position 0 gives 0, 1, 0, 1, ...).")
-        return _report(False, "", hint)
+        if not np.allclose(arr, expected, atol=1e-6, rtol=0):
+            return _report(False, "", _spot_the_bug_hint(arr, expected))
     return _report(True, "Your fixed_sinusoidal gives the paper's table at every size tested.", "")
+
+
+def _spot_the_bug_hint(arr, expected):
+    """The hint for a table ``arr`` that is not the paper's table ``expected``: which slip it shows."""
+    length, d_model = expected.shape
+    pos = np.arange(length, dtype=float)[:, None]
+
+    def interleave(omega):
+        table = np.empty((length, d_model))
+        table[:, 0::2], table[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
+        return table
+
+    pairs = np.arange(d_model // 2)
+    still_buggy = interleave(10000.0 ** (-4.0 * pairs / d_model))  # the exercise's bug
+    other_slip = interleave(10000.0 ** (-1.0 * pairs / d_model))  # i instead of 2i
+    halves = np.hstack([expected[:, 0::2], expected[:, 1::2]])
+    if np.allclose(arr, still_buggy, atol=1e-6):
+        return ("These are still the buggy numbers: only the first pair of columns is right. "
+                "What values does the variable i take, and what does the formula need there?")
+    if np.allclose(arr, other_slip, atol=1e-6):
+        return ("Now the exponent is off the other way (the slip discussed with the tutorial's "
+                "table): the later pairs turn too fast. Compare the exponent with the formula "
+                "once more.")
+    if np.allclose(arr, halves, atol=1e-6):
+        return ("The numbers are right but in the wrong columns: the paper interleaves, "
+                "sine in column 2i and cosine in column 2i + 1.")
+    if np.allclose(arr[:, :2], expected[:, :2], atol=1e-6):
+        return ("The first pair of columns is right, the others turn at the wrong speed: "
+                "check the exponent of 10000.")
+    return ("The shape is right but the values are not: compare your first row with "
+            "the formula (position 0 gives 0, 1, 0, 1, ...).")
 
 
 def check_sines_dot_at_offset(dot_at_offset):
@@ -206,8 +208,7 @@ def check_sines_dot_at_offset(dot_at_offset):
         except Exception as err:  # the learner's code may raise anything
             if not whole:
                 return _report(False, "", _SINES_NO_TABLE.format(k=k))
-            return _report(False, "", f"Calling it with (k={k}, d_model={d_model}) raised "
-                                      f"{type(err).__name__}: {err}")
+            return _report(False, "", _raised_hint(f"it with (k={k}, d_model={d_model})", err))
         if called:
             return _report(False, "", f"The exercise asks for no table, and your function calls "
                                       f"{' and '.join(called)}: use the dot-product property instead.")
