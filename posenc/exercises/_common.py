@@ -1,7 +1,8 @@
 """What every checker shares: how a verdict is printed, and how an answer is read.
 
 A checker prints ``Correct! <what was checked>`` or ``Not yet. <hint>`` and
-returns the verdict as a bool (:func:`_report`). Answers are read leniently:
+returns the verdict as a bool (:func:`_report`; :func:`_correct` and
+:func:`_not_yet` when the verdict is known). Answers are read leniently:
 :func:`_as_array` turns any numeric answer into a float array (or ``None``),
 :func:`_close` compares it with the expected value within a tolerance.
 :func:`_numbers`, :func:`_one_number` and :func:`_whole_numbers` read an
@@ -19,11 +20,22 @@ import sys
 
 import numpy as np
 
+
 def _report(ok, success, hint):
     """Print the verdict and return it as a bool."""
     ok = bool(ok)
     print(f"Correct! {success}" if ok else f"Not yet. {hint}")
     return ok
+
+
+def _correct(success):
+    """Print ``Correct! <success>`` and return True."""
+    return _report(True, success, "")
+
+
+def _not_yet(hint):
+    """Print ``Not yet. <hint>`` and return False."""
+    return _report(False, "", hint)
 
 
 def _as_array(answer):

@@ -9,14 +9,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from posenc.exercises._common import (_as_array, _call_watching, _close, _int_list, _integer_array, _numbers,
-                                     _one_number, _report, _whole_numbers)
+from posenc.exercises._common import (_as_array, _call_watching, _close, _correct, _int_list, _integer_array,
+                                     _not_yet, _numbers, _one_number, _report, _whole_numbers)
 
 
 def test_report_prints_the_verdict_and_returns_a_bool(capsys):
     assert _report(np.True_, "Well done.", "Try again.") is True
     assert capsys.readouterr().out == "Correct! Well done.\n"
     assert _report(0, "Well done.", "Look at the axis.") is False
+    assert capsys.readouterr().out == "Not yet. Look at the axis.\n"
+
+
+def test_correct_and_not_yet_are_the_two_verdicts(capsys):
+    assert _correct("Well done.") is True
+    assert capsys.readouterr().out == "Correct! Well done.\n"
+    assert _not_yet("Look at the axis.") is False
     assert capsys.readouterr().out == "Not yet. Look at the axis.\n"
 
 
