@@ -26,12 +26,12 @@ def _mrope_ids(before, image, after, m):
 def check_grids_mrope_ids(answer):
     """Check the M-RoPE position ids of 2 text tokens, an image of 4 x 8 patches, 3 text tokens.
 
-    Qwen2-VL's rule with ``spatial_merge_size`` 2: the answer is the
-    ``(3, 13)`` array of (time, height, width) ids, one column per token.
+    Qwen2-VL's rule, with ``spatial_merge_size`` 2.
 
     Parameters
     ----------
     answer : array_like of int, shape (3, 13)
+        The (time, height, width) ids, one column per token.
 
     Returns
     -------

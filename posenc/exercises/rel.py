@@ -23,12 +23,12 @@ def check_rel_shaw_index(answer):
 
     The exercise: 4 queries, 6 keys, clipping distance ``k = 2``; the table
     holds the ``2k + 1 = 5`` vectors :math:`w_{-2}, \\dots, w_{2}` in rows
-    0 to 4. Entry ``[i, j]`` of the answer is the row used by query ``i`` and
-    key ``j``.
+    0 to 4.
 
     Parameters
     ----------
     answer : array_like of int, shape (4, 6)
+        Entry ``[i, j]`` is the row used by query ``i`` and key ``j``.
 
     Returns
     -------
@@ -103,6 +103,7 @@ def check_rel_rope_matrix(answer):
     Parameters
     ----------
     answer : array_like of float, shape (6, 6)
+        The matrix ``R``.
 
     Returns
     -------

@@ -36,12 +36,12 @@ def check_stretch_dynamic_base(answer):
 
     The exercise: head width 128, base 10000, pretraining context 4096,
     Hugging Face's ``rope_type="dynamic"`` with ``factor`` 2, a sequence of
-    10240 tokens. The answer is the base from which the frequencies are
-    computed.
+    10240 tokens.
 
     Parameters
     ----------
     answer : float
+        The base from which the frequencies are computed.
 
     Returns
     -------
@@ -198,12 +198,12 @@ def check_stretch_yarn_logits(answer):
     """Check the factor by which YaRN multiplies the attention logits, s = 16.
 
     The exercise: YaRN with factor 16 and the default attention factor.
-    Hugging Face multiplies ``cos`` and ``sin`` by the attention factor; the
-    answer is the resulting factor on the logits ``q . k``.
+    Hugging Face multiplies ``cos`` and ``sin`` by the attention factor.
 
     Parameters
     ----------
     answer : float
+        The resulting factor on the logits ``q . k``.
 
     Returns
     -------
