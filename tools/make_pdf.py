@@ -48,7 +48,7 @@ from pathlib import Path
 
 import yaml
 
-from tools.paths import ROOT
+from tools.paths import ROOT, toc, toc_docs
 
 # Print-only additions for the single-page book (the site's own print rules
 # are in static/posenc-site.css).
@@ -278,20 +278,10 @@ def book_facts():
 
 def toc_parts():
     """The root page and the parts of _toc.yml: ``(root, [{caption, docs}])``."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    parts = []
-    for part in toc.get("parts", []):
-        docs = []
-
-        def walk(entries):
-            for entry in entries or []:
-                if "file" in entry:
-                    docs.append(entry["file"])
-                walk(entry.get("sections"))
-
-        walk(part.get("chapters"))
-        parts.append({"caption": part.get("caption", ""), "docs": docs})
-    return toc["root"], parts
+    contents = toc()
+    parts = [{"caption": part.get("caption", ""), "docs": toc_docs(part.get("chapters"))}
+             for part in contents.get("parts", [])]
+    return contents["root"], parts
 
 
 # --- after printing: destinations, page numbers, heads, outline -----------

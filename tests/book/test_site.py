@@ -57,8 +57,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tools.paths import ROOT
-from test_notebooks import toc_files
+from tools.paths import ROOT, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 SCREENSHOTS = ROOT / "_build" / "screenshots"
