@@ -37,9 +37,7 @@ from __future__ import annotations
 
 import datetime
 import html
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -48,6 +46,7 @@ from pathlib import Path
 
 import yaml
 
+from tools.headless import find_chromium, is_outside
 from tools.paths import ROOT, toc, toc_docs
 
 # Print-only additions for the single-page book (the site's own print rules
@@ -199,26 +198,6 @@ body { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; color: #333; }
 .toc { position: absolute; right: %(right)smm; font-size: 10pt; color: #111;
        font-family: inherit; text-align: right; display: flex; align-items: center; }
 """
-
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
-
-
-def find_chromium():
-    """Path of the system's Chromium, or None. POSENC_CHROMIUM overrides."""
-    override = os.environ.get("POSENC_CHROMIUM")
-    if override:
-        return override if Path(override).is_file() else None
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def is_outside(url):
-    url = url.strip()
-    return url.startswith("//") or urllib.parse.urlsplit(url).scheme.lower() not in LOCAL_SCHEMES
-
 
 def landing_page(site):
     """The page the single-page build's index.html sends the reader to."""
