@@ -140,12 +140,24 @@ def softmax_rows(S):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def attend_vectorized(X, W_q, W_k, W_v, causal=False):
+def past_only(S, fill=-np.inf):
+    """The causal mask: the scores of keys after their query become ``fill``."""
+    return np.where(np.tril(np.ones(S.shape, dtype=bool)), S, fill)
+
+
+def attend_by_steps(X, W_q, W_k, W_v, causal, *, scale=None, mask=past_only, softmax=softmax_rows):
+    """softmax(Q K^T / scale) V, masked by ``mask`` when ``causal``: the right
+    steps by default (scale sqrt(d_k)); each answer below that uses it
+    changes one step."""
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
+    S = Q @ K.T / (np.sqrt(K.shape[1]) if scale is None else scale)
     if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+        S = mask(S)
+    return softmax(S) @ V
+
+
+def attend_vectorized(X, W_q, W_k, W_v, causal=False):
+    return attend_by_steps(X, W_q, W_k, W_v, causal)
 
 
 def attend_loops(X, W_q, W_k, W_v, causal=False):
@@ -186,17 +198,12 @@ def test_self_attention_accepts_right_implementations(fn, capsys):
 
 
 def attend_with_posenc_softmax(X, W_q, W_k, W_v, causal=False):
-    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return posenc.softmax(S) @ (X @ W_v)
+    return attend_by_steps(X, W_q, W_k, W_v, causal, softmax=posenc.softmax)
 
 
 def attend_with_posenc_mask(X, W_q, W_k, W_v, causal=False):
-    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
-    if causal:
-        S = np.where(causal_mask(len(X)), S, -np.inf)
-    return softmax_rows(S) @ (X @ W_v)
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           mask=lambda S: np.where(causal_mask(len(S)), S, -np.inf))
 
 
 def attend_through_a_helper(X, W_q, W_k, W_v, causal=False):
@@ -232,20 +239,12 @@ def test_watching_for_posenc_leaves_no_profiler_behind(capsys):
 
 
 def no_scaling(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, scale=1.0)
 
 
 def scaled_by_d_model(X, W_q, W_k, W_v, causal=False):
     # divides by sqrt of the width of X instead of sqrt(d_k)
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(X.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, scale=np.sqrt(X.shape[1]))
 
 
 def softmax_over_queries(X, W_q, W_k, W_v, causal=False):
@@ -259,11 +258,8 @@ def ignores_causal(X, W_q, W_k, W_v, causal=False):
 
 
 def mask_upside_down(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.triu(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           mask=lambda S: np.where(np.triu(np.ones(S.shape, dtype=bool)), S, -np.inf))
 
 
 def returns_weights(X, W_q, W_k, W_v, causal=False):
@@ -284,29 +280,17 @@ def values_unprojected(X, W_q, W_k, W_v, causal=False):
 
 
 def mask_with_zeros(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, 0.0)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, mask=lambda S: past_only(S, fill=0.0))
 
 
 def mask_by_multiplying(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = S * np.tril(np.ones(S.shape))
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, mask=lambda S: S * np.tril(np.ones(S.shape)))
 
 
 def naive_softmax(X, W_q, W_k, W_v, causal=False):
     # exp of the raw scores: right for small scores, NaN once one exceeds ~709
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    e = np.exp(S)
-    return e / e.sum(axis=1, keepdims=True) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           softmax=lambda S: np.exp(S) / np.exp(S).sum(axis=1, keepdims=True))
 
 
 @pytest.mark.parametrize(
