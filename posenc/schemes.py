@@ -108,6 +108,16 @@ def _read_only(x):
     return x
 
 
+def _head_width(d_model, n_heads, multiple, why):
+    """The width ``d_model // n_heads`` of a head, refused unless it is a multiple of ``multiple``."""
+    d_h = d_model // n_heads
+    if d_h % multiple:
+        must = "even" if multiple == 2 else f"divisible by {multiple}"
+        raise ValueError(f"{why}, so the head width d_model // n_heads must be {must}, "
+                         f"got {d_model} // {n_heads} = {d_h}")
+    return d_h
+
+
 # --- sinusoidal -------------------------------------------------------------------
 
 
@@ -124,12 +134,7 @@ def _sinusoidal_vectors(model, n, dtype):
 
 
 def _rope_settings(d_model, n_heads):
-    d_h = d_model // n_heads
-    if d_h % 2:
-        raise ValueError(
-            f"rope rotates pairs, so the head width d_model // n_heads must be even, "
-            f"got {d_model} // {n_heads} = {d_h}"
-        )
+    d_h = _head_width(d_model, n_heads, 2, "rope rotates pairs")
     return {"inv_freq": frequencies(d_h), "attention_factor": 1.0}
 
 
@@ -218,13 +223,8 @@ def _sinusoidal_2d_vectors(model, n, dtype):
 
 
 def _rope_2d_settings(d_model, n_heads):
-    d_h = d_model // n_heads
-    if d_h % 4:
-        raise ValueError(
-            f"rope_2d turns whole pairs by the column in one half of a head and by the row in "
-            f"the other, so the head width d_model // n_heads must be divisible by 4, "
-            f"got {d_model} // {n_heads} = {d_h}"
-        )
+    _head_width(d_model, n_heads, 4, "rope_2d turns whole pairs by the column in one half of a "
+                "head and by the row in the other")
     return {}
 
 

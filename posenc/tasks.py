@@ -43,9 +43,8 @@ def order_task(n_examples, length, *, seed=0):
 
     Every sequence has ``A`` (token 0) and ``B`` (token 1) at two distinct
     random positions; the other positions hold filler tokens 2 to 7 drawn
-    uniformly (see ``ORDER_VOCAB``). The label is 0 if ``A`` comes
-    first and 1 if ``B`` does. Both labels have the same bag of tokens, so
-    only the order can tell them apart.
+    uniformly (see ``ORDER_VOCAB``). Both labels have the same bag of
+    tokens, so only the order can tell them apart.
 
     Parameters
     ----------
@@ -59,6 +58,7 @@ def order_task(n_examples, length, *, seed=0):
     -------
     tokens : numpy.ndarray of int, shape ``(n_examples, length)``
     labels : numpy.ndarray of int, shape ``(n_examples,)``
+        0 if ``A`` comes first, 1 if ``B`` does.
 
     Examples
     --------
@@ -86,8 +86,7 @@ def lookback_task(n_examples, length, *, window=2, seed=0):
 
     The last token is ``B`` (token 1); one ``A`` (token 0) sits ``d`` places
     before it, at position ``length - 1 - d``; every other position holds a
-    filler token 2 to 7 drawn uniformly (see ``ORDER_VOCAB``).
-    The label is 1 ("near") if ``d <= window`` and 0 ("far") otherwise. Each
+    filler token 2 to 7 drawn uniformly (see ``ORDER_VOCAB``). Each
     label has probability 1/2; given the label, ``d`` is uniform over
     ``1, ..., window`` (near) or ``window + 1, ..., length - 1`` (far).
 
@@ -111,6 +110,7 @@ def lookback_task(n_examples, length, *, window=2, seed=0):
     -------
     tokens : numpy.ndarray of int, shape ``(n_examples, length)``
     labels : numpy.ndarray of int, shape ``(n_examples,)``
+        1 ("near") if ``d <= window``, 0 ("far") otherwise.
 
     Examples
     --------
@@ -148,15 +148,15 @@ def order_test_set(n_pairs, length, *, seed=0):
     Parameters
     ----------
     n_pairs : int
-        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
-        originals first, then their copies in the same order.
-    length : int
-        Tokens per sequence, at least 2.
-    seed : int or numpy.random.Generator, default 0
+        Number of pairs.
+    length, seed
+        As in :func:`order_task`.
 
     Returns
     -------
     tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+        The ``n_pairs`` sequences of :func:`order_task`, then their copies
+        with ``A`` and ``B`` swapped, in the same order.
     labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
 
     Examples
@@ -168,8 +168,7 @@ def order_test_set(n_pairs, length, *, seed=0):
     B f f d d A -> B first
     """
     tokens, labels = order_task(n_pairs, length, seed=seed)
-    swapped = np.where(tokens < 2, 1 - tokens, tokens)  # A <-> B: the label flips
-    return np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
+    return _with_copies(tokens, labels, _swap_markers(tokens))
 
 
 def lookback_test_set(n_pairs, length, *, window=2, seed=0):
@@ -187,16 +186,15 @@ def lookback_test_set(n_pairs, length, *, window=2, seed=0):
     Parameters
     ----------
     n_pairs : int
-        Number of pairs; the set holds ``2 * n_pairs`` sequences, the
-        originals first, then their copies in the same order.
-    length : int
-        Tokens per sequence, at least ``window + 2``.
-    window : int, default 2
-    seed : int or numpy.random.Generator, default 0
+        Number of pairs.
+    length, window, seed
+        As in :func:`lookback_task`.
 
     Returns
     -------
     tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+        The ``n_pairs`` sequences of :func:`lookback_task`, then their
+        copies with ``A`` moved across the window, in the same order.
     labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
 
     Examples
@@ -217,7 +215,7 @@ def lookback_test_set(n_pairs, length, *, window=2, seed=0):
     old = (tokens == 0).argmax(axis=1)  # where A is
     rows, moved = np.arange(n_pairs), tokens.copy()
     moved[rows, old], moved[rows, new] = tokens[rows, new], 0
-    return np.concatenate([tokens, moved]), np.concatenate([labels, 1 - labels])
+    return _with_copies(tokens, labels, moved)
 
 
 # --- tasks on a grid (chapter 8) ------------------------------------------------------
@@ -234,8 +232,7 @@ def left_of_task(n_examples, length, *, width, seed=0):
     The sequence is a grid of ``width`` columns and ``length // width`` rows,
     read row by row. ``A`` (token 0) and ``B`` (token 1) sit in two cells
     of different columns, drawn uniformly among all such pairs of cells
-    (any rows); the other cells hold fillers 2 to 7. The label is 1 if
-    ``A``'s column is left of ``B``'s, 0 if it is right of it: each has
+    (any rows); the other cells hold fillers 2 to 7. Each label has
     probability 1/2, and both labels have the same bag of tokens.
 
     Parameters
@@ -251,6 +248,7 @@ def left_of_task(n_examples, length, *, width, seed=0):
     -------
     tokens : numpy.ndarray of int, shape ``(n_examples, length)``
     labels : numpy.ndarray of int, shape ``(n_examples,)``
+        1 if ``A``'s column is left of ``B``'s, 0 if it is right of it.
 
     Examples
     --------
@@ -268,25 +266,25 @@ def above_or_left_task(n_examples, length, *, width, seed=0):
     """A grid of patches where ``A`` is above ``B`` in its column, or left of it in its row; the label says which.
 
     The sequence is a grid of ``width`` columns and ``length // width`` rows,
-    read row by row. Label 1 ("above"): ``A`` and ``B`` are in the same
-    column, ``A`` in a higher row. Label 0 ("left"): they are in the same
-    row, ``A`` in a column further left. Each label has probability 1/2;
-    given the label, the pair of cells is uniform. The other cells hold
-    fillers 2 to 7. In both, ``A`` comes before ``B`` in the sequence.
+    read row by row. Each label has probability 1/2; given the label, the
+    pair of cells is uniform. The other cells hold fillers 2 to 7. In both,
+    ``A`` comes before ``B`` in the sequence.
 
     Parameters
     ----------
     n_examples : int
     length : int
         Tokens per sequence, ``height * width``, at least 2 rows.
-    width : int
-        Columns of the grid, at least 2; it must divide ``length``.
-    seed : int or numpy.random.Generator, default 0
+    width, seed
+        As in :func:`left_of_task`.
 
     Returns
     -------
     tokens : numpy.ndarray of int, shape ``(n_examples, length)``
     labels : numpy.ndarray of int, shape ``(n_examples,)``
+        1 ("above"): ``A`` and ``B`` are in the same column, ``A`` in a
+        higher row; 0 ("left"): they are in the same row, ``A`` in a column
+        further left.
 
     Examples
     --------
@@ -315,14 +313,15 @@ def left_of_test_set(n_pairs, length, *, width, seed=0):
     Parameters
     ----------
     n_pairs : int
-        Number of pairs; the set holds the ``n_pairs`` originals, then
-        their copies in the same order.
+        Number of pairs.
     length, width, seed
         As in :func:`left_of_task`.
 
     Returns
     -------
     tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+        The ``n_pairs`` grids of :func:`left_of_task`, then their copies
+        with ``A`` and ``B`` swapped, in the same order.
     labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
 
     Examples
@@ -334,8 +333,7 @@ def left_of_test_set(n_pairs, length, *, width, seed=0):
     e A g / B c c -> right of
     """
     tokens, labels = left_of_task(n_pairs, length, width=width, seed=seed)
-    swapped = np.where(tokens < 2, 1 - tokens, tokens)  # A <-> B: the label flips
-    return np.concatenate([tokens, swapped]), np.concatenate([labels, 1 - labels])
+    return _with_copies(tokens, labels, _swap_markers(tokens))
 
 
 def above_or_left_test_set(n_pairs, length, *, width, seed=0):
@@ -348,8 +346,7 @@ def above_or_left_test_set(n_pairs, length, *, width, seed=0):
     Parameters
     ----------
     n_pairs : int
-        Number of pairs; the set holds the ``n_pairs`` originals, then
-        their transposes in the same order.
+        Number of pairs.
     length, width, seed
         As in :func:`above_or_left_task`; the grid must be square
         (``length == width ** 2``), so that its transpose has its shape.
@@ -357,6 +354,8 @@ def above_or_left_test_set(n_pairs, length, *, width, seed=0):
     Returns
     -------
     tokens : numpy.ndarray of int, shape ``(2 * n_pairs, length)``
+        The ``n_pairs`` grids of :func:`above_or_left_task`, then their
+        transposes, in the same order.
     labels : numpy.ndarray of int, shape ``(2 * n_pairs,)``
 
     Examples
@@ -373,7 +372,17 @@ def above_or_left_test_set(n_pairs, length, *, width, seed=0):
                          f"has the same shape; got length={length} for width={width}")
     tokens, labels = above_or_left_task(n_pairs, length, width=width, seed=seed)
     transposed = tokens.reshape(n_pairs, width, width).transpose(0, 2, 1).reshape(n_pairs, length)
-    return np.concatenate([tokens, transposed]), np.concatenate([labels, 1 - labels])
+    return _with_copies(tokens, labels, transposed)
+
+
+def _swap_markers(tokens):
+    """``A`` and ``B`` swapped, the fillers kept: the label of the order and left-of tasks flips."""
+    return np.where(tokens < 2, 1 - tokens, tokens)
+
+
+def _with_copies(tokens, labels, copies):
+    """A test set of pairs: the originals, then their copies, which have the opposite labels."""
+    return np.concatenate([tokens, copies]), np.concatenate([labels, 1 - labels])
 
 
 def _grid_task_sizes(n_examples, length, width, *, minimum_width):

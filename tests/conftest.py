@@ -1,4 +1,5 @@
-"""Shared fixtures: paths of the repository and the strictly built book."""
+"""Shared fixtures: paths of the repository, the strictly built book, and the
+system's Chromium for the browser checks."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 
 import pytest
 
+from tools.headless import INSTALL_HINT, find_chromium
 from tools.paths import HTML, ROOT
 
 # tests/fixtures holds a demo notebook that is not part of the book: pytest
@@ -50,3 +52,17 @@ def built_book(tmp_path_factory):
     assert (HTML / "index.html").is_file(), (
         f"no _build/html/index.html after `make book`:\n{built['log']}")
     return HTML
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Path of the system's Chromium. Without one, a test that needs it is
+    skipped with a message saying so, unless ``POSENC_REQUIRE_BROWSER=1``
+    (set by ``.ci/run``), which makes that an error."""
+    path = find_chromium()
+    if path is None:
+        message = f"Chromium is not installed, so the browser checks cannot run: {INSTALL_HINT}"
+        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)", pytrace=False)
+        pytest.skip(message)
+    return path

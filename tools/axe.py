@@ -19,19 +19,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import urllib.parse
 from collections import Counter
 from pathlib import Path
 
+from tools.headless import CHROMIUM_FLAGS, find_chromium, is_outside
 from tools.paths import ROOT
 
 BROWSER_TOOLS = ROOT / "tools" / "browser"
 AXE_JS = BROWSER_TOOLS / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (390, 1280)
 IMPACTS = ("critical", "serious", "moderate", "minor")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run"]
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
 MISSING = ("axe-core is not installed: `make browser-tools` installs it (npm ci in tools/browser)")
 
 # After load: wait for images and fonts, then let the theme's and the book's
@@ -47,11 +44,6 @@ RUN_JS = """async () => {
         nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary,
                                   html: n.html.slice(0, 200)}))}));
 }"""
-
-
-def is_outside(url):
-    url = url.strip()
-    return url.startswith("//") or urllib.parse.urlsplit(url).scheme.lower() not in LOCAL_SCHEMES
 
 
 def site_pages(html):
@@ -115,7 +107,6 @@ def counts(results):
 
 
 def main(argv=None):
-    from tools.make_pdf import find_chromium
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("html", type=Path, help="the built site, e.g. _build/html")

@@ -35,7 +35,7 @@ import sys
 import urllib.parse
 from pathlib import Path
 
-from tools.make_pdf import find_chromium
+from tools.headless import find_chromium
 from tools.paths import ROOT
 
 WIDGETS = ROOT / "book" / "_ext" / "static" / "widgets"

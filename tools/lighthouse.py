@@ -116,7 +116,7 @@ def summary(report):
 
 
 def main(argv=None):
-    from tools.make_pdf import find_chromium
+    from tools.headless import find_chromium
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("html", nargs="?", type=Path, default=HTML)

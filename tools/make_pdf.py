@@ -37,9 +37,7 @@ from __future__ import annotations
 
 import datetime
 import html
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -48,7 +46,8 @@ from pathlib import Path
 
 import yaml
 
-from tools.paths import ROOT
+from tools.headless import find_chromium, is_outside
+from tools.paths import ROOT, toc, toc_docs
 
 # Print-only additions for the single-page book (the site's own print rules
 # are in static/posenc-site.css).
@@ -200,26 +199,6 @@ body { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; color: #333; }
        font-family: inherit; text-align: right; display: flex; align-items: center; }
 """
 
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
-
-
-def find_chromium():
-    """Path of the system's Chromium, or None. POSENC_CHROMIUM overrides."""
-    override = os.environ.get("POSENC_CHROMIUM")
-    if override:
-        return override if Path(override).is_file() else None
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def is_outside(url):
-    url = url.strip()
-    return url.startswith("//") or urllib.parse.urlsplit(url).scheme.lower() not in LOCAL_SCHEMES
-
-
 def landing_page(site):
     """The page the single-page build's index.html sends the reader to."""
     index = Path(site) / "index.html"
@@ -278,20 +257,10 @@ def book_facts():
 
 def toc_parts():
     """The root page and the parts of _toc.yml: ``(root, [{caption, docs}])``."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    parts = []
-    for part in toc.get("parts", []):
-        docs = []
-
-        def walk(entries):
-            for entry in entries or []:
-                if "file" in entry:
-                    docs.append(entry["file"])
-                walk(entry.get("sections"))
-
-        walk(part.get("chapters"))
-        parts.append({"caption": part.get("caption", ""), "docs": docs})
-    return toc["root"], parts
+    contents = toc()
+    parts = [{"caption": part.get("caption", ""), "docs": toc_docs(part.get("chapters"))}
+             for part in contents.get("parts", [])]
+    return contents["root"], parts
 
 
 # --- after printing: destinations, page numbers, heads, outline -----------

@@ -52,6 +52,13 @@ def _where(i, cell):
     return f"cell {i} ({first[0][:40] if first else 'empty'!r})"
 
 
+def _code_cells(nb):
+    """``(where, cell)`` for each code cell, ``where`` naming it in a problem."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            yield _where(i, cell), cell
+
+
 def _text_outputs(cell):
     for out in cell.get("outputs", []):
         if out.output_type == "stream":
@@ -78,17 +85,15 @@ def _png_width(b64):
 def long_lines(nb):
     """Code and text-output lines longer than MAX_LINE characters."""
     problems = []
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            continue
+    for where, cell in _code_cells(nb):
         for line in cell.source.splitlines():
             if len(line) > MAX_LINE:
-                problems.append(f"{_where(i, cell)}: code line of {len(line)} "
+                problems.append(f"{where}: code line of {len(line)} "
                                 f"characters: {line[:50]}...")
         for text in _text_outputs(cell):
             for line in text.splitlines():
                 if len(line) > MAX_LINE:
-                    problems.append(f"{_where(i, cell)}: output line of "
+                    problems.append(f"{where}: output line of "
                                     f"{len(line)} characters: {line[:50]}...")
     return problems
 
@@ -155,17 +160,15 @@ def figure_references(nb):
 def colours_and_fonts(nb):
     """Colour literals outside posenc.plot's palette; fonts under 8 pt."""
     problems = []
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            continue
+    for where, cell in _code_cells(nb):
         for line in cell.source.splitlines():
             code = re.sub(r"(^|\s)#(\s.*|$)", "", line)  # drop a comment
             if _COLOUR_LITERAL.search(code):
-                problems.append(f"{_where(i, cell)}: colour literal "
+                problems.append(f"{where}: colour literal "
                                 f"{_COLOUR_LITERAL.search(code).group()}: use "
                                 f"posenc.plot.PALETTE or SCHEME_STYLE")
             if _SMALL_FONT.search(code):
-                problems.append(f"{_where(i, cell)}: font under 8 pt: "
+                problems.append(f"{where}: font under 8 pt: "
                                 f"{_SMALL_FONT.search(code).group()}")
     return problems
 

@@ -276,6 +276,23 @@ def _rewrite(paths, change, check, what):
     return 1 if check and stale else 0
 
 
+def _refresh_page(page, rewrite, check, command, up_to_date):
+    """Rewrite the computed parts of ``page`` with ``rewrite(old) -> new``; with
+    ``check``, only say whether it is up to date (``up_to_date`` if it is, else
+    which ``command`` refreshes it). Returns the exit status."""
+    old = page.read_text()
+    new = rewrite(old)
+    if check:
+        if new != old:
+            print(f"{page.name} is out of date: run `{command}`")
+            return 1
+        print(up_to_date)
+    elif new != old:
+        page.write_text(new)
+        print(f"updated {page}")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -334,29 +351,14 @@ def main(argv=None):
     elif args.command == "teachers":
         from tools import teachers
 
-        page = teachers.PAGE
-        old = page.read_text()
-        new = teachers.teachers_page(old)
-        if args.check:
-            if new != old:
-                print(f"{page.name} is out of date: run `python -m tools.nbtools teachers`")
-                return 1
-            print(f"{page.name}: its tables follow the chapters")
-        elif new != old:
-            page.write_text(new)
-            print(f"updated {page}")
+        return _refresh_page(teachers.PAGE, teachers.teachers_page, args.check,
+                             "python -m tools.nbtools teachers",
+                             f"{teachers.PAGE.name}: its tables follow the chapters")
     elif args.command == "exercises":
-        page = classroom.EXERCISES_PAGE
-        old = page.read_text()
-        new = classroom.exercises_page(old, sorted(classroom.BOOK.glob("*.ipynb")))
-        if args.check:
-            if new != old:
-                print(f"{page.name} is out of date: run `make exercises`")
-                return 1
-            print(f"{page.name} lists every exercise")
-        elif new != old:
-            page.write_text(new)
-            print(f"updated {page}")
+        notebooks = sorted(classroom.BOOK.glob("*.ipynb"))
+        return _refresh_page(classroom.EXERCISES_PAGE,
+                             lambda old: classroom.exercises_page(old, notebooks), args.check,
+                             "make exercises", f"{classroom.EXERCISES_PAGE.name} lists every exercise")
     return 0
 
 

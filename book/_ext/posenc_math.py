@@ -143,20 +143,11 @@ def _render(translator, node, tex, display):
         return f'<span class="math-error">{html.escape(tex)}</span>'
 
 
-def _in_title(node):
+def _inside(node, kind):
+    """True if ``node`` is inside a node of class ``kind`` (a title, a reference...)."""
     parent = node.parent
     while parent is not None:
-        if isinstance(parent, nodes.title):
-            return True
-        parent = parent.parent
-    return False
-
-
-def _in_link(node):
-    """True if ``node`` is inside a reference (a link)."""
-    parent = node.parent
-    while parent is not None:
-        if isinstance(parent, nodes.reference):
+        if isinstance(parent, kind):
             return True
         parent = parent.parent
     return False
@@ -164,14 +155,14 @@ def _in_link(node):
 
 def visit_math(self, node):
     extra = {}
-    if _in_title(node):
+    if _inside(node, nodes.title):
         # A heading's formula as plain text ("\\sqrt{d_{model}}" -> "√d_model"),
         # for what shows a heading without its typesetting: the PDF's
         # bookmarks (tools/make_pdf.py).
         from posenc_search import tex_to_text  # noqa: PLC0415  (book/_ext)
 
         extra["data-text"] = tex_to_text(node.astext())
-    if _in_link(node):
+    if _inside(node, nodes.reference):
         # A link whose text is a formula (a glossary term such as d_k) needs a
         # name that assistive technology reads out: the formula as plain text.
         from posenc_search import tex_to_text  # noqa: PLC0415  (book/_ext)

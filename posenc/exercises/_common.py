@@ -1,9 +1,13 @@
 """What every checker shares: how a verdict is printed, and how an answer is read.
 
 A checker prints ``Correct! <what was checked>`` or ``Not yet. <hint>`` and
-returns the verdict as a bool (:func:`_report`). Answers are read leniently:
+returns the verdict as a bool (:func:`_report`; :func:`_correct` and
+:func:`_not_yet` when the verdict is known). Answers are read leniently:
 :func:`_as_array` turns any numeric answer into a float array (or ``None``),
 :func:`_close` compares it with the expected value within a tolerance.
+:func:`_numbers`, :func:`_one_number` and :func:`_whole_numbers` read an
+answer more strictly, for the checkers that refuse text such as ``"2.5"``.
+:func:`_raised_hint` says what a learner's function raised, and
 :func:`_call_watching` runs a learner's function and says which of the
 functions an exercise rules out ("NumPy only, not ``posenc.attention``") it
 called, so that the checker can hold the exercise to its own rules.
@@ -16,11 +20,22 @@ import sys
 
 import numpy as np
 
+
 def _report(ok, success, hint):
     """Print the verdict and return it as a bool."""
     ok = bool(ok)
     print(f"Correct! {success}" if ok else f"Not yet. {hint}")
     return ok
+
+
+def _correct(success):
+    """Print ``Correct! <success>`` and return True."""
+    return _report(True, success, "")
+
+
+def _not_yet(hint):
+    """Print ``Not yet. <hint>`` and return False."""
+    return _report(False, "", hint)
 
 
 def _as_array(answer):
@@ -94,6 +109,40 @@ def _integer_array(answer):
     if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
         return None
     if np.any(np.abs(arr) >= 2.0**63):  # whole, but beyond int64
+        return None
+    return arr.astype(int)
+
+
+def _raised_hint(call, error):
+    """The hint for a learner's function that raised ``error`` when called as ``call``."""
+    return f"Calling {call} raised {type(error).__name__}: {error}"
+
+
+def _numbers(answer):
+    """The answer as a float array, or None: text is not a number (not even
+    ``"2.5"``), nor is a bool, nor an integer too big for a float."""
+    try:
+        if np.asarray(answer).dtype.kind in "USb":
+            return None
+    except Exception:  # an answer numpy cannot read (its __array__ raises)
+        return None
+    return _as_array(answer)
+
+
+def _one_number(answer):
+    """The answer as one finite float, or None."""
+    arr = _numbers(answer)
+    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
+        return None
+    return float(arr.ravel()[0])
+
+
+def _whole_numbers(answer):
+    """The answer as an int array if every entry is a modest whole number, else None."""
+    arr = _numbers(answer)
+    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+        return None
+    if arr.size and np.abs(arr).max() > 2**31:
         return None
     return arr.astype(int)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _as_array, _close, _report
+from ._common import _as_array, _close, _correct, _not_yet
 
 __all__ = [
     "check_cat_vocab_sizes",
@@ -56,9 +56,9 @@ def check_cat_vocab_sizes(cased, lowered):
     expected = (len(set(tokens)), len({t.lower() for t in tokens}))
     answer = (_cat_whole(cased), _cat_whole(lowered))
     if None in answer:
-        return _report(False, "", "Both answers are whole numbers: counts of distinct tokens.")
+        return _not_yet("Both answers are whole numbers: counts of distinct tokens.")
     if answer == expected:
-        return _report(True, "Both counts are right, with case kept and lower-cased.", "")
+        return _correct("Both counts are right, with case kept and lower-cased.")
     if len(tokens) in answer:
         hint = ("That counts every token of the sentence; the table needs one row per "
                 "*distinct* token (build_vocab numbers each new token once).")
@@ -72,7 +72,7 @@ def check_cat_vocab_sizes(cased, lowered):
     else:
         hint = ("Write the tokens in order, then cross out each one you have seen before; "
                 "count what is left, once keeping case and once after lower-casing.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_cat_pe10(pe10):
@@ -101,10 +101,10 @@ def check_cat_pe10(pe10):
     expected = _cat_pe(10)
     arr = _as_array(pe10)
     if arr is None or arr.shape != (4,):
-        return _report(False, "", "PE(10) has d_model = 4 numbers: a sine and a cosine for "
-                                  "each of the two pairs.")
+        return _not_yet("PE(10) has d_model = 4 numbers: a sine and a cosine for "
+                        "each of the two pairs.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "All four numbers of PE(10) are right to three decimals.", "")
+        return _correct("All four numbers of PE(10) are right to three decimals.")
     degrees = np.radians([10, 10, 0.1, 0.1])
     if _close(arr, np.sin(degrees) * [1, 0, 1, 0] + np.cos(degrees) * [0, 1, 0, 1],
               atol=1e-3, rtol=0):
@@ -124,7 +124,7 @@ def check_cat_pe10(pe10):
         hint = ("For pair i the angle is 10 / 10000 ** (2i / 4), with i = 0 for dims 0, 1 "
                 "and i = 1 for dims 2, 3; take the sine for the even dim, the cosine for "
                 "the odd one.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_cat_most_changed(step_12, step_34):
@@ -153,9 +153,9 @@ def check_cat_most_changed(step_12, step_34):
     expected = tuple(int(np.argmax(np.abs(pe[b] - pe[a]))) for a, b in ((1, 2), (3, 4)))
     answer = (_cat_whole(step_12), _cat_whole(step_34))
     if None in answer or not all(0 <= a < 4 for a in answer):
-        return _report(False, "", "Each answer is a dimension: a whole number from 0 to 3.")
+        return _not_yet("Each answer is a dimension: a whole number from 0 to 3.")
     if answer == expected:
-        return _report(True, "Both dimensions are right, for the first step and for the second.", "")
+        return _correct("Both dimensions are right, for the first step and for the second.")
     if any(a >= 2 for a in answer):
         hint = ("How far does the slow pair (dims 2 and 3) turn in one step, compared with "
                 "the fast pair (dims 0 and 1)?")
@@ -170,7 +170,7 @@ def check_cat_most_changed(step_12, step_34):
         hint = "step_34 is right; step_12 is not. " + hint
     else:
         hint = "Neither answer is right yet. " + hint
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_cat_two_cats(diff):
@@ -203,9 +203,9 @@ def check_cat_two_cats(diff):
     expected = _cat_pe(8) - _cat_pe(5)
     arr = _as_array(diff)
     if arr is None or arr.shape != (4,):
-        return _report(False, "", "The difference of two input vectors has d_model = 4 numbers.")
+        return _not_yet("The difference of two input vectors has d_model = 4 numbers.")
     if _close(arr, expected, atol=1e-3, rtol=0):
-        return _report(True, "All four numbers of x_8 - x_5 are right to three decimals.", "")
+        return _correct("All four numbers of x_8 - x_5 are right to three decimals.")
     degrees = np.radians([8, 8, 0.08, 0.08]), np.radians([5, 5, 0.05, 0.05])
     in_degrees = [(np.sin(a) * [1, 0, 1, 0] + np.cos(a) * [0, 1, 0, 1]) for a in degrees]
     if _close(-arr, expected, atol=1e-3, rtol=0):
@@ -223,4 +223,4 @@ def check_cat_two_cats(diff):
     else:
         hint = ("Both rows look up the same embedding, so E cancels in x_8 - x_5; "
                 "what is left depends only on the two positions.")
-    return _report(False, "", hint)
+    return _not_yet(hint)

@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 
-from ._common import _as_array, _report
+from ._common import _as_array, _correct, _not_yet, _raised_hint
 
 __all__ = [
     "check_learned_gpt2_params",
@@ -44,10 +44,10 @@ def check_learned_gpt2_params(n_params):
     rows, width = 1024, 768
     arr = _as_array(n_params)
     if arr is None or arr.size != 1:
-        return _report(False, "", "Give a single number: the count of trainable entries.")
+        return _not_yet("Give a single number: the count of trainable entries.")
     value = float(arr.reshape(()))
     if value == rows * width:
-        return _report(True, "That is the number of trainable entries in the table.", "")
+        return _correct("That is the number of trainable entries in the table.")
     if value == rows:
         hint = "That is the number of rows. Every row is a whole vector: how many numbers does it hold?"
     elif value == width:
@@ -56,7 +56,7 @@ def check_learned_gpt2_params(n_params):
         hint = "That is another model's table: use 1024 positions and d_model = 768."
     else:
         hint = "The table has one row per position and one column per model dimension."
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_learned_extend(extend):
@@ -85,7 +85,7 @@ def check_learned_extend(extend):
     False
     """
     if not callable(extend):
-        return _report(False, "", "Pass the function itself: extend, without calling it.")
+        return _not_yet("Pass the function itself: extend, without calling it.")
     rng = np.random.default_rng(2024)
     cases = []
     for n_rows, d_model, n_trained in [(64, 16, 16), (10, 3, 4), (7, 2, 2)]:
@@ -106,28 +106,31 @@ def check_learned_extend(extend):
         try:
             got = extend(P.copy(), n_trained)
         except Exception as error:  # the learner's code may fail in any way
-            return _report(False, "", f"Calling extend(P, n_trained) raised {type(error).__name__}: {error}")
+            return _not_yet(_raised_hint("extend(P, n_trained)", error))
         try:
             out = _as_array(got)
         except Exception:  # an array-like whose conversion fails in its own way
             out = None
         if out is None:
-            return _report(False, "", "Return a table of real numbers (a NumPy array), one row per position.")
+            return _not_yet("Return a table of real numbers (a NumPy array), one row per position.")
         if out.shape != P.shape:
-            return _report(False, "", "Return a table of the same shape as P, one row per position.")
+            return _not_yet("Return a table of the same shape as P, one row per position.")
         if not np.allclose(out[:n_trained], P[:n_trained], rtol=0, atol=1e-9):
-            return _report(False, "", "Leave the trained rows (0 to n_trained - 1) as they are.")
+            return _not_yet("Leave the trained rows (0 to n_trained - 1) as they are.")
         if not np.allclose(out[n_trained:], expected[n_trained:], rtol=1e-6, atol=1e-6):
-            if np.allclose(out, P):
-                hint = "Rows from n_trained on should continue the line a + r * b that fits the trained rows."
-            elif n_trained == 6:
-                hint = ("Right on exact lines, not on noisy rows: fit a + r * b to all trained rows by "
-                        "least squares (np.linalg.lstsq), not through two of them.")
-            else:
-                hint = ("Rows from n_trained on should continue the line a + r * b that fits the "
-                        "trained rows; check the values of r you use (the position of each row).")
-            return _report(False, "", hint)
-    return _report(True, "The trained rows stay; the untrained rows continue their line.", "")
+            return _not_yet(_extend_hint(out, P, n_trained))
+    return _correct("The trained rows stay; the untrained rows continue their line.")
+
+
+def _extend_hint(out, P, n_trained):
+    """The hint for a table ``out`` whose untrained rows do not continue the line of ``P``."""
+    if np.allclose(out, P):
+        return "Rows from n_trained on should continue the line a + r * b that fits the trained rows."
+    if n_trained == 6:  # the case whose trained rows are off a line
+        return ("Right on exact lines, not on noisy rows: fit a + r * b to all trained rows by "
+                "least squares (np.linalg.lstsq), not through two of them.")
+    return ("Rows from n_trained on should continue the line a + r * b that fits the "
+            "trained rows; check the values of r you use (the position of each row).")
 
 
 def check_learned_bag_tasks(answer):
@@ -165,14 +168,14 @@ def check_learned_bag_tasks(answer):
             items = list(itertools.islice(iter(answer), _MOST_ITEMS + 1))
             letters = [x.strip().lower() if isinstance(x, str) else None for x in items]
         except Exception:  # not iterable, or an iterator that fails in its own way
-            return _report(False, "", give_letters)
+            return _not_yet(give_letters)
         if len(items) > _MOST_ITEMS or None in letters:
-            return _report(False, "", give_letters)
+            return _not_yet(give_letters)
     chosen = set(letters)
     if not chosen or not chosen <= {"a", "b", "c", "d"}:
-        return _report(False, "", "Choose among the letters a, b, c and d.")
+        return _not_yet("Choose among the letters a, b, c and d.")
     if chosen == expected:
-        return _report(True, "Exactly the tasks a model without positions can always get right.", "")
+        return _correct("Exactly the tasks a model without positions can always get right.")
     if "a" in chosen:
         hint = ("Task (a) is the chapter's task: swapping A and B flips its label but not "
                 "the bag of tokens.")
@@ -182,7 +185,7 @@ def check_learned_bag_tasks(answer):
     else:
         hint = ("A model without positions can be right on every sequence only when the label "
                 "does not change under any reordering of the tokens. Test each task with that question.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_learned_causal_none(accuracy):
@@ -210,15 +213,15 @@ def check_learned_causal_none(accuracy):
     """
     arr = _as_array(accuracy)
     if arr is None or arr.size != 1:
-        return _report(False, "", "Give a single number between 0 and 1.")
+        return _not_yet("Give a single number between 0 and 1.")
     value = float(arr.reshape(()))
     if not 0 <= value <= 1:
-        return _report(False, "", "An accuracy lies between 0 and 1 (use 0.95, not 95).")
+        return _not_yet("An accuracy lies between 0 and 1 (use 0.95, not 95).")
     if value >= 0.9:
-        return _report(True, "Your accuracy is in the range this set-up reaches here.", "")
+        return _correct("Your accuracy is in the range this set-up reaches here.")
     if abs(value - 0.5) < 0.05:
         hint = "Check the set-up: did the model you trained and evaluated get causal=True?"
     else:
         hint = ("Train a fresh init_model(\"none\", causal=True, seed=0) with learned.train(..., seed=0) "
                 "and evaluate the trained model on the test set of swapped pairs of length 16.")
-    return _report(False, "", hint)
+    return _not_yet(hint)

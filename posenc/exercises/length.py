@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tasks import lookback_test_set
-from ._common import _as_array, _int_list, _report
+from ._common import _as_array, _correct, _int_list, _not_yet, _raised_hint
 
 __all__ = [
     "check_length_alias",
@@ -60,16 +60,16 @@ def check_length_alias(phi):
     """
     arr = _as_array(phi)
     if arr is None or arr.size != 1 or not np.isfinite(arr).all():
-        return _report(False, "", "Give a single angle in radians, a number such as 0.5.")
+        return _not_yet("Give a single angle in radians, a number such as 0.5.")
     value = float(arr.reshape(()))
     if abs(value) > 1e6:
-        return _report(False, "", "Give an angle in radians, a number such as 0.5; angles repeat every 2 pi.")
+        return _not_yet("Give an angle in radians, a number such as 0.5; angles repeat every 2 pi.")
     score = _fast_scores(value)
     near = min(score[0], score[1])
     far = [d for d in range(_WINDOW + 1, _LONGEST_TRAINED_DISTANCE + 1) if d not in _BETWEEN]
     beaten = [d for d in far if score[d - 1] >= near]
     if not beaten:
-        return _report(True, "There the fast pair ranks distances 1 and 2 above 7 and 15.", "")
+        return _correct("There the fast pair ranks distances 1 and 2 above 7 and 15.")
     if 7 in beaten and 15 not in beaten:
         hint = ("At that direction distance 7 scores at least as high as distance 1 or 2: its angle, "
                 "7 radians less one turn, lies too close to phi around the circle.")
@@ -80,7 +80,7 @@ def check_length_alias(phi):
         hint = ("The score a cos(d - phi) is highest at the angles that lie closest to phi around the "
                 "circle. Where are the angles of distances 1 and 2, and of 7 and 15, in radians "
                 "taken modulo 2 pi?")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def _unseen_share():
@@ -114,13 +114,13 @@ def check_length_unseen_share(share):
     """
     arr = _as_array(share)
     if arr is None or arr.size != 1 or not np.isfinite(arr).all():
-        return _report(False, "", "Give a single number between 0 and 1: a share, not a count.")
+        return _not_yet("Give a single number between 0 and 1: a share, not a count.")
     value = float(arr.reshape(()))
     measured, expected = _unseen_share(), 0.5 * 48 / 61  # far: 3..63, unseen: 16..63
     if abs(value - measured) <= _ROUNDING:
-        return _report(True, "That share of the test asks about distances never trained.", "")
+        return _correct("That share of the test asks about distances never trained.")
     if abs(value - expected) <= _ROUNDING:
-        return _report(True, "That is the share to expect; the test set comes close to it.", "")
+        return _correct("That is the share to expect; the test set comes close to it.")
     if value > 1:
         hint = "Give the share (a fraction between 0 and 1), not the number of sequences."
     elif abs(value - 0.5) < 1e-9:
@@ -130,7 +130,7 @@ def check_length_unseen_share(share):
     else:
         hint = ("Find the distance from A to B in each test sequence (B is the last token) and "
                 "count those larger than the largest distance in any training sequence.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def _with(mean, sd, shape):
@@ -254,27 +254,27 @@ def check_length_clearly_better(clearly_better):
     False
     """
     if not callable(clearly_better):
-        return _report(False, "", "Pass the function itself: clearly_better, without calling it.")
+        return _not_yet("Pass the function itself: clearly_better, without calling it.")
     cases, answers = _clearly_better_cases(), []
     for a, b in cases:
         try:
             got = _as_verdict(clearly_better(a.copy(), b.copy()))
         except Exception as error:  # the learner's code may fail in any way
-            return _report(False, "", f"Calling clearly_better(a, b) raised {type(error).__name__}: {error}")
+            return _not_yet(_raised_hint("clearly_better(a, b)", error))
         if got is None:
-            return _report(False, "", "Return a single True or False (a bool), not a number, a string "
-                                      "or an array of several.")
+            return _not_yet("Return a single True or False (a bool), not a number, a string "
+                            "or an array of several.")
         answers.append(got)
     truth = [_truth(a, b) for a, b in cases]
     if answers == truth:
-        return _report(True, "Only differences above twice their standard error count.", "")
+        return _correct("Only differences above twice their standard error count.")
     with np.errstate(all="ignore"):
         for rule, hint in _SLIPS:
             if answers == [bool(rule(a, b)) for a, b in cases]:
-                return _report(False, "", hint)
+                return _not_yet(hint)
     if all(got == right for got, right in zip(answers[_NEAR_THRESHOLD:], truth[_NEAR_THRESHOLD:])):
-        return _report(False, "", "Right far from the threshold, wrong near it: compare the difference "
-                                  "with exactly twice sqrt(se_a**2 + se_b**2).")
-    return _report(False, "", "Compute the standard error of the difference, sqrt(se_a**2 + se_b**2), "
-                              "with se = np.std(x, ddof=1) / np.sqrt(len(x)) for each group, and compare "
-                              "the difference of the means with exactly twice that.")
+        return _not_yet("Right far from the threshold, wrong near it: compare the difference "
+                        "with exactly twice sqrt(se_a**2 + se_b**2).")
+    return _not_yet("Compute the standard error of the difference, sqrt(se_a**2 + se_b**2), "
+                    "with se = np.std(x, ddof=1) / np.sqrt(len(x)) for each group, and compare "
+                    "the difference of the means with exactly twice that.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _as_array, _report
+from ._common import _as_array, _correct, _not_yet
 
 __all__ = [
     "check_prec_bf16_neighbours",
@@ -24,11 +24,11 @@ def _whole_number(answer, what):
     """The answer as a Python int, or ``None`` with a printed hint."""
     arr = None if isinstance(answer, (str, bytes)) else _as_array(answer)
     if arr is None or arr.size != 1 or not np.isfinite(arr).all():
-        _report(False, "", f"Give a single whole number: {what}.")
+        _not_yet(f"Give a single whole number: {what}.")
         return None
     value = float(arr.reshape(()))
     if value != round(value):
-        _report(False, "", f"Positions are whole numbers; give {what} as an integer.")
+        _not_yet(f"Positions are whole numbers; give {what} as an integer.")
         return None
     return int(value)
 
@@ -87,8 +87,8 @@ def check_prec_bf16_neighbours(answer):
     triple = (stored[:-2] == stored[1:-1]) & (stored[1:-1] == stored[2:])
     expected = int(np.argmax(triple))
     if p == expected:
-        return _report(True, "From there on, bfloat16 gives some values to three positions "
-                             "at once.", "")
+        return _correct("From there on, bfloat16 gives some values to three positions "
+                        "at once.")
     pair = int(np.argmax(stored[:-1] == stored[1:]))  # the appendix's 256
     if p < 0:
         hint = "Positions start at 0: look among p = 0, 1, 2, ..."
@@ -105,7 +105,7 @@ def check_prec_bf16_neighbours(answer):
     else:
         hint = ("An earlier p already works. Round 0, 1, 2, ... to bfloat16 and look for the "
                 "first p whose stored value equals those of p + 1 and p + 2.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_prec_fp8_largest(answer):
@@ -132,7 +132,7 @@ def check_prec_fp8_largest(answer):
     top = 57344  # (2 - 2**-2) * 2**15, the largest finite E5M2 number
     expected = next(k for k in range(top, 2 * top) if np.isinf(_e5m2_integer(k + 1)))
     if p == expected:
-        return _report(True, "One more and the position rounds to infinity.", "")
+        return _correct("One more and the position rounds to infinity.")
     if p < 0:
         hint = "Positions start at 0, and the question asks for the largest finite one."
     elif p == top:
@@ -149,7 +149,7 @@ def check_prec_fp8_largest(answer):
     else:
         hint = ("Find the spacing of E5M2 numbers just below its largest one, then the point "
                 "halfway to the next step, which does not exist.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_prec_fp32_angle(answer):
@@ -179,7 +179,7 @@ def check_prec_fp32_angle(answer):
     error = np.abs(angle32.astype(np.float64) - m * theta)
     expected = int(np.argmax(error > 1e-3))
     if m0 == expected:
-        return _report(True, "Before it, pair 1's float32 angle is within 1e-3 rad.", "")
+        return _correct("Before it, pair 1's float32 angle is within 1e-3 rad.")
     cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m * theta))
     if m0 == int(np.argmax(cos_error > 1e-3)):
         hint = "That is where the cosine's error passes 1e-3; the question is about the angle."
@@ -191,4 +191,4 @@ def check_prec_fp32_angle(answer):
                 "the error of every position, not a sample?")
     else:
         hint = "Compute the error for m = 0, 1, 2, ... and find the first one above 1e-3."
-    return _report(False, "", hint)
+    return _not_yet(hint)

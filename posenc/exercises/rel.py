@@ -7,7 +7,7 @@ import numpy as np
 
 from ..relative import alibi_slopes, relative_positions, t5_bucket
 from ..rotary import rope
-from ._common import _as_array, _close, _integer_array, _report
+from ._common import _as_array, _close, _integer_array, _not_yet, _report
 
 __all__ = [
     "check_rel_shaw_index",
@@ -23,12 +23,12 @@ def check_rel_shaw_index(answer):
 
     The exercise: 4 queries, 6 keys, clipping distance ``k = 2``; the table
     holds the ``2k + 1 = 5`` vectors :math:`w_{-2}, \\dots, w_{2}` in rows
-    0 to 4. Entry ``[i, j]`` of the answer is the row used by query ``i`` and
-    key ``j``.
+    0 to 4.
 
     Parameters
     ----------
     answer : array_like of int, shape (4, 6)
+        Entry ``[i, j]`` is the row used by query ``i`` and key ``j``.
 
     Returns
     -------
@@ -38,15 +38,15 @@ def check_rel_shaw_index(answer):
     expected = relative_positions(4, 6, max_distance=2) + 2
     arr = _integer_array(answer)
     if arr is None:
-        return _report(False, "", "Give whole-number row indices, for example as an int array.")
+        return _not_yet("Give whole-number row indices, for example as an int array.")
     if arr.shape != expected.shape:
-        return _report(False, "", f"Expected shape (4, 6), one row index per (query, key) pair; got {arr.shape}.")
+        return _not_yet(f"Expected shape (4, 6), one row index per (query, key) pair; got {arr.shape}.")
     if arr.min() < 0 or arr.max() > 4:
-        return _report(False, "", "Row indices of a 5-row table run from 0 to 4: shift the clipped offset by k.")
+        return _not_yet("Row indices of a 5-row table run from 0 to 4: shift the clipped offset by k.")
     if not np.all(np.diag(arr) == 2):
-        return _report(False, "", "A query looking at its own position (offset 0) uses the middle row of the table.")
+        return _not_yet("A query looking at its own position (offset 0) uses the middle row of the table.")
     if np.array_equal(arr, 4 - expected):
-        return _report(False, "", "Check the sign: the offset is key position minus query position, j - i.")
+        return _not_yet("Check the sign: the offset is key position minus query position, j - i.")
     return _report(
         np.array_equal(arr, expected),
         "Pairs with the same clipped offset share one table row.",
@@ -78,13 +78,13 @@ def check_rel_t5_bucket_mates(answer):
         answer = list(answer)
     arr = _integer_array(answer)
     if arr is None or arr.ndim != 1:
-        return _report(False, "", "Give a 1-D list or array of whole-number relative positions.")
+        return _not_yet("Give a 1-D list or array of whole-number relative positions.")
     if len(np.unique(arr)) != len(arr):
-        return _report(False, "", "Each relative position should appear once.")
+        return _not_yet("Each relative position should appear once.")
     if np.any(arr > 0):
-        return _report(False, "", "Keys after the query (positive offsets) use the other half of the buckets.")
+        return _not_yet("Keys after the query (positive offsets) use the other half of the buckets.")
     if -20 not in arr:
-        return _report(False, "", "The list should contain -20 itself.")
+        return _not_yet("The list should contain -20 itself.")
     ok = np.array_equal(np.sort(arr), expected)
     return _report(
         ok,
@@ -103,6 +103,7 @@ def check_rel_rope_matrix(answer):
     Parameters
     ----------
     answer : array_like of float, shape (6, 6)
+        The matrix ``R``.
 
     Returns
     -------
@@ -112,19 +113,19 @@ def check_rel_rope_matrix(answer):
     arr = _as_array(answer)
     if arr is None or arr.shape != (6, 6):
         shape = None if arr is None else arr.shape
-        return _report(False, "", f"Expected a 6 x 6 array of numbers, got shape {shape}.")
+        return _not_yet(f"Expected a 6 x 6 array of numbers, got shape {shape}.")
     if _close(arr, expected.T):
-        return _report(False, "", "This is the transpose: the rotation turns (1, 0) towards (0, 1), "
-                       "so the lower entry of each 2 x 2 block is +sin.")
+        return _not_yet("This is the transpose: the rotation turns (1, 0) towards (0, 1), "
+                        "so the lower entry of each 2 x 2 block is +sin.")
     if _close(arr, rope(np.eye(6), np.full(6, 3.0), layout="halves").T):
-        return _report(False, "", "That is the 'halves' layout; here pairs are dimensions (0, 1), (2, 3), (4, 5).")
+        return _not_yet("That is the 'halves' layout; here pairs are dimensions (0, 1), (2, 3), (4, 5).")
     if not _close(arr, expected) and _close(arr, expected, atol=6e-4, rtol=0):  # a rounded printout
-        return _report(False, "", "Nearly: your entries look rounded. Keep full precision "
-                       "(build the matrix from the formula, don't copy printed digits).")
+        return _not_yet("Nearly: your entries look rounded. Keep full precision "
+                        "(build the matrix from the formula, don't copy printed digits).")
     with np.errstate(all="ignore"):  # entries near 1e308 overflow: not a rotation, not an error
         gram = arr @ arr.T
     if not np.allclose(gram, np.eye(6), atol=1e-6):
-        return _report(False, "", "A rotation matrix is orthogonal (R @ R.T is the identity); yours is not.")
+        return _not_yet("A rotation matrix is orthogonal (R @ R.T is the identity); yours is not.")
     return _report(
         _close(arr, expected),
         "Your R3 moves every vector exactly as posenc.rope does at position 3.",
@@ -154,11 +155,11 @@ def check_rel_layout_permutation(answer):
     """
     arr = _integer_array(answer)
     if arr is None or arr.shape != (8,) or not np.array_equal(np.sort(arr), np.arange(8)):
-        return _report(False, "", "Give an array holding each of the numbers 0 to 7 exactly once.")
+        return _not_yet("Give an array holding each of the numbers 0 to 7 exactly once.")
     if np.array_equal(arr, np.r_[0:8:2, 1:8:2]):
-        return _report(False, "", "That reorders the other way round (an interleaved checkpoint for halves "
-                       "code). Where must each coordinate of the halves-trained head go so that "
-                       "interleaved code pairs it with its partner?")
+        return _not_yet("That reorders the other way round (an interleaved checkpoint for halves "
+                        "code). Where must each coordinate of the halves-trained head go so that "
+                        "interleaved code pairs it with its partner?")
     rng = np.random.default_rng(0)
     w_q, w_k = rng.normal(size=(2, 5, 8))  # input width 5, head width 8
     x = rng.normal(size=(9, 5))
@@ -193,11 +194,11 @@ def check_rel_alibi_half_life(answer):
     arr = _as_array(answer)
     if arr is None or arr.shape != (8,):
         shape = None if arr is None else arr.shape
-        return _report(False, "", f"Expected 8 numbers, one per head; got shape {shape}.")
+        return _not_yet(f"Expected 8 numbers, one per head; got shape {shape}.")
     if _close(arr, expected[::-1], rtol=1e-3):
-        return _report(False, "", "Head 0 has the steepest slope, so it should have the shortest half-life.")
+        return _not_yet("Head 0 has the steepest slope, so it should have the shortest half-life.")
     if _close(arr, 1 / slopes, rtol=1e-3):
-        return _report(False, "", "Solve exp(-m D) = 1/2 for D: a logarithm is missing.")
+        return _not_yet("Solve exp(-m D) = 1/2 for D: a logarithm is missing.")
     return _report(
         _close(arr, expected, rtol=1e-3),
         "All 8 half-lives are right, head 0 first.",

@@ -9,7 +9,7 @@ from ..sinusoidal import frequencies as _frequencies
 from ..sinusoidal import rotation_matrix as _rotation_matrix
 from ..sinusoidal import sinusoidal as _sinusoidal
 from ..sinusoidal import wavelengths as _wavelengths
-from ._common import _as_array, _call_watching, _integer_array, _report
+from ._common import _as_array, _call_watching, _correct, _integer_array, _not_yet, _raised_hint
 
 # What ex-sines-spot-the-bug rules out ("NumPy only, without calling posenc"),
 # and what ex-sines-dot-at-offset does ("without building a table").
@@ -66,12 +66,12 @@ def check_sines_longest_wavelength(answer):
     expected = 2 * np.pi * 10000.0 ** (62 / 64)
     arr = _as_array(answer)
     if arr is None or arr.size != 1:
-        return _report(False, "", "Give a single number: the wavelength in positions.")
+        return _not_yet("Give a single number: the wavelength in positions.")
     value = float(arr.reshape(()))
     close = lambda target: np.isclose(value, target, rtol=1e-6, atol=0)  # noqa: E731
     if close(expected):
-        return _report(True, "That is the exact wavelength of the slowest pair, in "
-                             "positions.", "")
+        return _correct("That is the exact wavelength of the slowest pair, in "
+                        "positions.")
     if close(2 * np.pi * 10000.0):
         hint = ("That is the round figure quoted in the paper. The ladder stops one rung "
                 "earlier: which i is the last pair, and what is 2i / d_model for it?")
@@ -88,7 +88,7 @@ def check_sines_longest_wavelength(answer):
     else:
         hint = ("Use wavelength_i = 2*pi / omega_i with omega_i = 10000**(-2i/d_model), "
                 "for the largest i that exists when d_model = 64.")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_sines_spot_the_bug(fixed_sinusoidal):
@@ -120,54 +120,56 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
     False
     """
     if not callable(fixed_sinusoidal):
-        return _report(False, "", "Pass the function itself (fixed_sinusoidal), not a table it made.")
+        return _not_yet("Pass the function itself (fixed_sinusoidal), not a table it made.")
     sizes = [(4, 6), (10, 8), (50, 128), (3, 2)]
     for length, d_model in sizes:
         try:
             got, called = _call_watching(_SINES_NOT_NUMPY, fixed_sinusoidal, length, d_model)
         except Exception as err:  # the learner's code may raise anything
-            return _report(False, "", f"Calling it with ({length}, {d_model}) raised "
-                                      f"{type(err).__name__}: {err}")
+            return _not_yet(_raised_hint(f"it with ({length}, {d_model})", err))
         if called:
-            return _report(False, "", f"The exercise asks for NumPy only, and your function calls "
-                                      f"{' and '.join(called)}: write the formula with NumPy.")
+            return _not_yet(f"The exercise asks for NumPy only, and your function calls "
+                            f"{' and '.join(called)}: write the formula with NumPy.")
         arr = _as_array(got)
         if arr is None or arr.shape != (length, d_model):
             shape = None if arr is None else arr.shape
-            return _report(False, "", f"With ({length}, {d_model}) it must return an array of "
-                                      f"shape ({length}, {d_model}); got {shape}.")
+            return _not_yet(f"With ({length}, {d_model}) it must return an array of "
+                            f"shape ({length}, {d_model}); got {shape}.")
         expected = _paper_table(length, d_model)
-        if np.allclose(arr, expected, atol=1e-6, rtol=0):
-            continue
-        pos = np.arange(length, dtype=float)[:, None]
+        if not np.allclose(arr, expected, atol=1e-6, rtol=0):
+            return _not_yet(_spot_the_bug_hint(arr, expected))
+    return _correct("Your fixed_sinusoidal gives the paper's table at every size tested.")
 
-        def interleave(omega):
-            table = np.empty((length, d_model))
-            table[:, 0::2], table[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
-            return table
 
-        pairs = np.arange(d_model // 2)
-        still_buggy = interleave(10000.0 ** (-4.0 * pairs / d_model))  # the exercise's bug
-        other_slip = interleave(10000.0 ** (-1.0 * pairs / d_model))  # i instead of 2i
-        halves = np.hstack([expected[:, 0::2], expected[:, 1::2]])
-        if np.allclose(arr, still_buggy, atol=1e-6):
-            hint = ("These are still the buggy numbers: only the first pair of columns is right. "
-                    "What values does the variable i take, and what does the formula need there?")
-        elif np.allclose(arr, other_slip, atol=1e-6):
-            hint = ("Now the exponent is off the other way (the slip discussed with the tutorial's "
-                    "table): the later pairs turn too fast. Compare the exponent with the formula "
-                    "once more.")
-        elif np.allclose(arr, halves, atol=1e-6):
-            hint = ("The numbers are right but in the wrong columns: the paper interleaves, "
-                    "sine in column 2i and cosine in column 2i + 1.")
-        elif np.allclose(arr[:, :2], expected[:, :2], atol=1e-6):
-            hint = ("The first pair of columns is right, the others turn at the wrong speed: "
-                    "check the exponent of 10000.")
-        else:
-            hint = ("The shape is right but the values are not: compare your first row with "
-                    "the formula (position 0 gives 0, 1, 0, 1, ...).")
-        return _report(False, "", hint)
-    return _report(True, "Your fixed_sinusoidal gives the paper's table at every size tested.", "")
+def _spot_the_bug_hint(arr, expected):
+    """The hint for a table ``arr`` that is not the paper's table ``expected``: which slip it shows."""
+    length, d_model = expected.shape
+    pos = np.arange(length, dtype=float)[:, None]
+
+    def interleave(omega):
+        table = np.empty((length, d_model))
+        table[:, 0::2], table[:, 1::2] = np.sin(pos * omega), np.cos(pos * omega)
+        return table
+
+    pairs = np.arange(d_model // 2)
+    still_buggy = interleave(10000.0 ** (-4.0 * pairs / d_model))  # the exercise's bug
+    other_slip = interleave(10000.0 ** (-1.0 * pairs / d_model))  # i instead of 2i
+    halves = np.hstack([expected[:, 0::2], expected[:, 1::2]])
+    if np.allclose(arr, still_buggy, atol=1e-6):
+        return ("These are still the buggy numbers: only the first pair of columns is right. "
+                "What values does the variable i take, and what does the formula need there?")
+    if np.allclose(arr, other_slip, atol=1e-6):
+        return ("Now the exponent is off the other way (the slip discussed with the tutorial's "
+                "table): the later pairs turn too fast. Compare the exponent with the formula "
+                "once more.")
+    if np.allclose(arr, halves, atol=1e-6):
+        return ("The numbers are right but in the wrong columns: the paper interleaves, "
+                "sine in column 2i and cosine in column 2i + 1.")
+    if np.allclose(arr[:, :2], expected[:, :2], atol=1e-6):
+        return ("The first pair of columns is right, the others turn at the wrong speed: "
+                "check the exponent of 10000.")
+    return ("The shape is right but the values are not: compare your first row with "
+            "the formula (position 0 gives 0, 1, 0, 1, ...).")
 
 
 def check_sines_dot_at_offset(dot_at_offset):
@@ -197,7 +199,7 @@ def check_sines_dot_at_offset(dot_at_offset):
     False
     """
     if not callable(dot_at_offset):
-        return _report(False, "", "Pass the function itself (dot_at_offset), not a number it returned.")
+        return _not_yet("Pass the function itself (dot_at_offset), not a number it returned.")
     cases = [(0, 8), (1, 8), (-3, 8), (10, 128), (37, 128), (500, 512), (-500, 512), (2, 2), (2.5, 8)]
     for k, d_model in cases:
         whole = float(k).is_integer()
@@ -205,16 +207,15 @@ def check_sines_dot_at_offset(dot_at_offset):
             got, called = _call_watching(_SINES_TABLES, dot_at_offset, k, d_model)
         except Exception as err:  # the learner's code may raise anything
             if not whole:
-                return _report(False, "", _SINES_NO_TABLE.format(k=k))
-            return _report(False, "", f"Calling it with (k={k}, d_model={d_model}) raised "
-                                      f"{type(err).__name__}: {err}")
+                return _not_yet(_SINES_NO_TABLE.format(k=k))
+            return _not_yet(_raised_hint(f"it with (k={k}, d_model={d_model})", err))
         if called:
-            return _report(False, "", f"The exercise asks for no table, and your function calls "
-                                      f"{' and '.join(called)}: use the dot-product property instead.")
+            return _not_yet(f"The exercise asks for no table, and your function calls "
+                            f"{' and '.join(called)}: use the dot-product property instead.")
         arr = _as_array(got)
         if arr is None or arr.size != 1:
-            return _report(False, "", f"It must return one number; with (k={k}, d_model={d_model}) "
-                                      "it returned something else.")
+            return _not_yet(f"It must return one number; with (k={k}, d_model={d_model}) "
+                            "it returned something else.")
         omega = 10000.0 ** (-2.0 * np.arange(d_model // 2) / d_model)
         if not np.isclose(float(arr.reshape(())), np.cos(k * omega).sum(), atol=1e-6, rtol=1e-6):
             if not whole:
@@ -228,8 +229,8 @@ def check_sines_dot_at_offset(dot_at_offset):
             else:
                 hint = (f"Wrong for k = {k}, d_model = {d_model}. Test it against a table: "
                         "pe = posenc.sinusoidal(k + 1, d_model); pe[0] @ pe[k].")
-            return _report(False, "", hint)
-    return _report(True, "Your dot_at_offset is right at every offset and width tested.", "")
+            return _not_yet(hint)
+    return _correct("Your dot_at_offset is right at every offset and width tested.")
 
 
 _SINES_NO_TABLE = ("Right at whole offsets, but not at k = {k}: the exercise asks for any real "
@@ -260,13 +261,13 @@ def check_sines_rotation(M):
     arr = _as_array(M)
     if arr is None or arr.shape != (6, 6):
         shape = None if arr is None else arr.shape
-        return _report(False, "", f"M must be a 6 x 6 array; got shape {shape}.")
+        return _not_yet(f"M must be a 6 x 6 array; got shape {shape}.")
     table = _paper_table(40, 6)
     with np.errstate(all="ignore"):  # entries near 1e308 overflow: a wrong M, not an error
         moved = table[:-5] @ arr.T  # row p becomes M @ PE(p)
         moved_back = table[5:] @ arr.T
     if np.allclose(moved, table[5:], atol=1e-6):
-        return _report(True, "Your matrix maps PE(pos) to PE(pos + 5) for every position tested.", "")
+        return _correct("Your matrix maps PE(pos) to PE(pos + 5) for every position tested.")
     if np.allclose(moved_back, table[:-5], atol=1e-6):
         hint = ("This M moves rows 5 positions back. Check the signs of the sine entries "
                 "against the angle-addition formulas.")
@@ -284,7 +285,7 @@ def check_sines_rotation(M):
         hint = ("Follow the chapter's construction of M_k, now with k = 5: write each entry of "
                 "PE(pos + 5) with the angle-addition formulas. Which entries of PE(pos) does it "
                 "need, and with which coefficients?")
-    return _report(False, "", hint)
+    return _not_yet(hint)
 
 
 def check_sines_layout_permutation(perm):
@@ -310,13 +311,13 @@ def check_sines_layout_permutation(perm):
     """
     perm = _integer_array(perm)  # None unless every entry is a whole, finite number
     if perm is None or perm.shape != (10,) or sorted(perm.tolist()) != list(range(10)):
-        return _report(False, "", "perm_back must list each of the column numbers 0, 1, ..., 9 "
-                                  "exactly once.")
+        return _not_yet("perm_back must list each of the column numbers 0, 1, ..., 9 "
+                        "exactly once.")
     inter = _paper_table(12, 10)
     halves = np.hstack([inter[:, 0::2], inter[:, 1::2]])
     if np.array_equal(halves[:, perm], inter):
-        return _report(True, "The halves table, reordered by perm_back, equals the "
-                             "interleaved one.", "")
+        return _correct("The halves table, reordered by perm_back, equals the "
+                        "interleaved one.")
     if np.array_equal(inter[:, perm], halves):
         hint = ("This turns the interleaved table into the halves one, the direction shown in "
                 "the chapter. You need the way back: where does each interleaved column sit "
@@ -327,4 +328,4 @@ def check_sines_layout_permutation(perm):
     else:
         hint = ("Column 2i of the interleaved table is the sine of pair i and column 2i + 1 its "
                 "cosine. Where are those two columns in the halves table?")
-    return _report(False, "", hint)
+    return _not_yet(hint)

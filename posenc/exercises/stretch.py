@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..scaling import rope_frequencies
-from ._common import _as_array, _report
+from ._common import _not_yet, _numbers, _one_number, _report, _whole_numbers
 
 __all__ = [
     "check_stretch_dynamic_base",
@@ -16,35 +16,6 @@ __all__ = [
     "check_stretch_llama3_bands",
     "check_stretch_yarn_logits",
 ]
-
-
-def _floats(answer):
-    """The answer as a float array, or None: text is not a number (not even
-    "2.5"), nor is an integer too big for a float."""
-    try:
-        if np.asarray(answer).dtype.kind in "USb":
-            return None
-        return _as_array(answer)
-    except Exception:  # noqa: BLE001 - an answer whose __array__ raises is no number either
-        return None
-
-
-def _number(answer):
-    """The answer as one finite float, or None."""
-    arr = _floats(answer)
-    if arr is None or arr.size != 1 or not np.all(np.isfinite(arr)):
-        return None
-    return float(arr.ravel()[0])
-
-
-def _whole_numbers(answer):
-    """The answer as an int array if every entry is a modest whole number, else None."""
-    arr = _floats(answer)
-    if arr is None or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-        return None
-    if arr.size and np.abs(arr).max() > 2**31:
-        return None
-    return arr.astype(int)
 
 
 def _boolean_mask(answer):
@@ -65,12 +36,12 @@ def check_stretch_dynamic_base(answer):
 
     The exercise: head width 128, base 10000, pretraining context 4096,
     Hugging Face's ``rope_type="dynamic"`` with ``factor`` 2, a sequence of
-    10240 tokens. The answer is the base from which the frequencies are
-    computed.
+    10240 tokens.
 
     Parameters
     ----------
     answer : float
+        The base from which the frequencies are computed.
 
     Returns
     -------
@@ -89,27 +60,27 @@ def check_stretch_dynamic_base(answer):
         return base * (factor * seq_len / original - (factor - 1)) ** power
 
     expected = dynamic(length)
-    value = _number(answer)
+    value = _one_number(answer)
     if value is None:
-        return _report(False, "", "Give one number, the base (a float).")
+        return _not_yet("Give one number, the base (a float).")
     if _near(value, base):
-        return _report(False, "", "10240 tokens is longer than the pretraining context, "
-                       "so dynamic scaling does change the base.")
+        return _not_yet("10240 tokens is longer than the pretraining context, "
+                        "so dynamic scaling does change the base.")
     if _near(value, base * factor ** power):
-        return _report(False, "", "That is the fixed NTK base for factor 2. Dynamic NTK "
-                       "recomputes the scale from the current length.")
+        return _not_yet("That is the fixed NTK base for factor 2. Dynamic NTK "
+                        "recomputes the scale from the current length.")
     if _near(value, base * (length / original) ** power):
-        return _report(False, "", "That is the scale of factor 1. How does Transformers' "
-                       "formula use the factor together with the length?")
+        return _not_yet("That is the scale of factor 1. How does Transformers' "
+                        "formula use the factor together with the length?")
     if _near(value, base * (factor * length / original - (factor - 1))):
-        return _report(False, "", "Close: the base is multiplied by the scale raised to "
-                       "the power d / (d - 2), not by the scale itself.")
+        return _not_yet("Close: the base is multiplied by the scale raised to "
+                        "the power d / (d - 2), not by the scale itself.")
     if _near(value, dynamic(length - 1)) or _near(value, dynamic(length + 1)):
-        return _report(False, "", "Almost: the length in the formula is the number of "
-                       "tokens, 10240 here (the largest position plus one).")
+        return _not_yet("Almost: the length in the formula is the number of "
+                        "tokens, 10240 here (the largest position plus one).")
     if not _near(value, expected, rtol=1e-5) and _near(value, expected, rtol=1e-3):
-        return _report(False, "", "Close, but keep more digits: the base to the nearest "
-                       "whole number at least.")
+        return _not_yet("Close, but keep more digits: the base to the nearest "
+                        "whole number at least.")
     return _report(
         _near(value, expected, rtol=1e-5),
         "That is the base Transformers computes for this length.",
@@ -141,29 +112,29 @@ def check_stretch_yarn_kept(answer):
     mask = _boolean_mask(answer)
     if mask is not None:  # a mask over the pairs means the same set as its indices
         if mask.shape != plain.shape:
-            return _report(False, "", f"A mask needs one True/False per pair: {plain.size} "
-                           f"entries for a head of width 64, got shape {mask.shape}.")
+            return _not_yet(f"A mask needs one True/False per pair: {plain.size} "
+                            f"entries for a head of width 64, got shape {mask.shape}.")
         answer = np.flatnonzero(mask)
-    numbers = _floats(answer)
+    numbers = _numbers(answer)
     if numbers is not None and numbers.ndim == 0:
-        return _report(False, "", "Give the indices of the pairs (a list or an array), "
-                       "not how many there are.")
+        return _not_yet("Give the indices of the pairs (a list or an array), "
+                        "not how many there are.")
     if isinstance(answer, (set, frozenset)):
         answer = sorted(answer, key=repr)
     arr = _whole_numbers(answer)
     if arr is None or arr.ndim != 1:
-        return _report(False, "", "Give a flat list or 1-D array of whole-number pair indices.")
+        return _not_yet("Give a flat list or 1-D array of whole-number pair indices.")
     if len(np.unique(arr)) != len(arr):
-        return _report(False, "", "Each pair index should appear once.")
+        return _not_yet("Each pair index should appear once.")
     if arr.min(initial=0) < 0 or arr.max(initial=0) > 31:
-        return _report(False, "", "A head of width 64 has 32 pairs, numbered 0 to 31.")
+        return _not_yet("A head of width 64 has 32 pairs, numbered 0 to 31.")
     got = set(arr.tolist())
     if got == set(expected.tolist()) - {int(expected.max())}:
-        return _report(False, "", "Look again at the first pair of the ramp: its weight "
-                       "gamma is still 1 there. Is its frequency changed at all?")
+        return _not_yet("Look again at the first pair of the ramp: its weight "
+                        "gamma is still 1 there. Is its frequency changed at all?")
     if got & set(np.nonzero(np.isclose(scaled, plain / 8, rtol=1e-12))[0].tolist()):
-        return _report(False, "", "Your list holds slow pairs, which YaRN divides by the "
-                       "factor. The kept pairs are the fast ones.")
+        return _not_yet("Your list holds slow pairs, which YaRN divides by the "
+                        "factor. The kept pairs are the fast ones.")
     return _report(
         got == set(expected.tolist()),
         "These are exactly the pairs whose frequency YaRN leaves alone.",
@@ -195,26 +166,26 @@ def check_stretch_llama3_bands(answer):
                          (wavelength > 4096).sum()])
     arr = _whole_numbers(answer)
     if arr is None or arr.shape != (3,):
-        return _report(False, "", "Give three whole numbers: (kept, blended, divided).")
+        return _not_yet("Give three whole numbers: (kept, blended, divided).")
     if arr.sum() != 64:
-        return _report(False, "", "A head of width 128 has 64 pairs; your three counts "
-                       "should add up to 64.")
+        return _not_yet("A head of width 128 has 64 pairs; your three counts "
+                        "should add up to 64.")
     if sorted(arr.tolist()) == sorted(expected.tolist()) and not np.array_equal(arr, expected):
-        return _report(False, "", "Those are the three counts, in another order: the answer "
-                       "is (kept, blended, divided), and the kept pairs are the fast ones, "
-                       "with the short wavelengths.")
+        return _not_yet("Those are the three counts, in another order: the answer "
+                        "is (kept, blended, divided), and the kept pairs are the fast ones, "
+                        "with the short wavelengths.")
     plain31, _ = rope_frequencies(128, base=500000.0)
     lam31 = 2 * np.pi / plain31
     llama31 = [(lam31 < 8192 / 4).sum(), ((lam31 >= 8192 / 4) & (lam31 <= 8192)).sum(),
                (lam31 > 8192).sum()]
     if np.array_equal(arr, llama31):
-        return _report(False, "", "Those are the bands of the Llama 3.1 head that the chapter "
-                       "prints (base 500,000, context 8,192). The exercise asks about a "
-                       "Llama 2 head: base 10,000, context 4,096.")
+        return _not_yet("Those are the bands of the Llama 3.1 head that the chapter "
+                        "prints (base 500,000, context 8,192). The exercise asks about a "
+                        "Llama 2 head: base 10,000, context 4,096.")
     if np.array_equal(arr, [expected[0] + expected[1], 0, expected[2]]) or np.array_equal(
             arr, [expected[0], 0, expected[1] + expected[2]]):
-        return _report(False, "", "Some pairs are neither kept nor divided: the rule "
-                       "blends the pairs between the two wavelength edges.")
+        return _not_yet("Some pairs are neither kept nor divided: the rule "
+                        "blends the pairs between the two wavelength edges.")
     return _report(
         np.array_equal(arr, expected),
         "Those are the three bands of the rule on this head.",
@@ -227,12 +198,12 @@ def check_stretch_yarn_logits(answer):
     """Check the factor by which YaRN multiplies the attention logits, s = 16.
 
     The exercise: YaRN with factor 16 and the default attention factor.
-    Hugging Face multiplies ``cos`` and ``sin`` by the attention factor; the
-    answer is the resulting factor on the logits ``q . k``.
+    Hugging Face multiplies ``cos`` and ``sin`` by the attention factor.
 
     Parameters
     ----------
     answer : float
+        The resulting factor on the logits ``q . k``.
 
     Returns
     -------
@@ -245,20 +216,20 @@ def check_stretch_yarn_logits(answer):
     within 1% but not that close is told to keep more digits.
     """
     mscale = 0.1 * math.log(16) + 1
-    value = _number(answer)
+    value = _one_number(answer)
     if value is None:
-        return _report(False, "", "Give one number, the factor on the logits.")
+        return _not_yet("Give one number, the factor on the logits.")
     if _near(value, mscale):
-        return _report(False, "", "That is the attention factor itself, the one applied to "
-                       "cos and sin. The question is about the logits q . k: follow the "
-                       "factor through the code that computes them.")
+        return _not_yet("That is the attention factor itself, the one applied to "
+                        "cos and sin. The question is about the logits q . k: follow the "
+                        "factor through the code that computes them.")
     if _near(value, 1 / mscale ** 2) or _near(value, 1 / mscale):
-        return _report(False, "", "YaRN makes the logits larger, not smaller (a factor above 1).")
+        return _not_yet("YaRN makes the logits larger, not smaller (a factor above 1).")
     if _near(value, (0.1 * math.log10(16) + 1) ** 2):
-        return _report(False, "", "The paper's formula uses the natural logarithm.")
+        return _not_yet("The paper's formula uses the natural logarithm.")
     if not _near(value, mscale ** 2, rtol=5e-4) and _near(value, mscale ** 2, rtol=1e-2):
-        return _report(False, "", "Close, but keep more digits: four significant figures "
-                       "at least.")
+        return _not_yet("Close, but keep more digits: four significant figures "
+                        "at least.")
     return _report(
         _near(value, mscale ** 2, rtol=5e-4),
         "The logits grow by the square of the attention factor.",

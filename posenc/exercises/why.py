@@ -14,7 +14,7 @@ from ..attention import softmax as _softmax
 from ..text import build_vocab as _build_vocab
 from ..text import encode as _encode
 from ..text import tokenize as _tokenize
-from ._common import _as_array, _call_watching, _int_list, _report
+from ._common import _as_array, _call_watching, _correct, _int_list, _not_yet, _report
 
 __all__ = [
     "check_why_bag_of_words",
@@ -61,26 +61,26 @@ def check_why_bag_of_words(counts):
     cased = _tokenize(_WHY_BAG_TEXT)
     arr = _as_array(counts)
     if arr is None or arr.ndim != 1:
-        return _report(False, "", "counts should be a 1-D list or array of numbers, one per vocabulary entry.")
+        return _not_yet("counts should be a 1-D list or array of numbers, one per vocabulary entry.")
     ids = [_encode(tokens, vocab), _encode(cased, _build_vocab(cased))]
     if any(arr.shape == i.shape and np.array_equal(arr, i) for i in ids):
-        return _report(False, "", "these are the token ids, one per token of the sentence. counts has "
-                                  "one entry per vocabulary entry: entry i says how many times id i "
-                                  "occurs (np.bincount counts them).")
+        return _not_yet("these are the token ids, one per token of the sentence. counts has "
+                        "one entry per vocabulary entry: entry i says how many times id i "
+                        "occurs (np.bincount counts them).")
     if arr.shape == (len(cased),) and np.array_equal(arr, np.ones(len(cased))):
-        return _report(False, "", "every token counted once: did you lower-case the tokens "
-                                  "(tokenize(..., lower=True)), so that 'The' and 'the' are one token?")
+        return _not_yet("every token counted once: did you lower-case the tokens "
+                        "(tokenize(..., lower=True)), so that 'The' and 'the' are one token?")
     if arr.shape != expected.shape:
-        return _report(False, "", f"counts has {arr.shape[0]} entries; it should have one entry "
-                                  "per vocabulary entry: len(vocab) of them.")
+        return _not_yet(f"counts has {arr.shape[0]} entries; it should have one entry "
+                        "per vocabulary entry: len(vocab) of them.")
     if not np.isclose(arr.sum(), len(tokens)):
-        return _report(False, "", "the counts should add up to the number of tokens in the sentence.")
+        return _not_yet("the counts should add up to the number of tokens in the sentence.")
     if np.allclose(np.sort(arr), np.sort(expected)):
         ok = np.allclose(arr, expected)
         return _report(ok, "One count per distinct word: word order is gone.",
                        "right numbers, wrong order: entry i should count the token that build_vocab "
                        "numbered i (numbers follow first appearance).")
-    return _report(False, "", "some counts are off: look at which tokens occur more than once.")
+    return _not_yet("some counts are off: look at which tokens occur more than once.")
 
 
 def check_why_permutation(reorder):
@@ -122,13 +122,13 @@ def check_why_permutation(reorder):
         return False
     if len(reorder) == n and all(0 <= i < n for i in reorder) and sorted(reorder) != list(range(n)):
         if [tokens_a[i] for i in reorder] == tokens_b:
-            return _report(False, "", "your list does read the second sentence, but it takes one "
-                                      "position twice and leaves another out. The exercise asks for a "
-                                      "reordering, a permutation: each position 0 to "
-                                      f"{n - 1} exactly once, so that no row is lost.")
+            return _not_yet("your list does read the second sentence, but it takes one "
+                            "position twice and leaves another out. The exercise asks for a "
+                            "reordering, a permutation: each position 0 to "
+                            f"{n - 1} exactly once, so that no row is lost.")
     if sorted(reorder) != list(range(n)):
-        return _report(False, "", f"reorder should contain each of the positions 0 to {n - 1} "
-                                  "exactly once.")
+        return _not_yet(f"reorder should contain each of the positions 0 to {n - 1} "
+                        "exactly once.")
     got = [tokens_a[i] for i in reorder]
     ok = got == tokens_b
     return _report(
@@ -186,7 +186,7 @@ def check_why_self_attention(fn):
     False
     """
     if not callable(fn):
-        return _report(False, "", f"pass the function itself (no parentheses), got a {type(fn).__name__}.")
+        return _not_yet(f"pass the function itself (no parentheses), got a {type(fn).__name__}.")
     rng = np.random.default_rng(2024)
     # (n, d_model, d_k, d_v, scale of X); the last case's scores reach the
     # thousands: exp of a raw score overflows there (beyond about 709)
@@ -199,23 +199,23 @@ def check_why_self_attention(fn):
                 got, called = _call_watching(_WHY_NOT_NUMPY, fn, X.copy(), W_q.copy(), W_k.copy(),
                                              W_v.copy(), causal=causal)
             except Exception as exc:  # the learner's code: report, do not crash
-                return _report(False, "", f"your function raised {type(exc).__name__}: {exc}")
+                return _not_yet(f"your function raised {type(exc).__name__}: {exc}")
             if called:
-                return _report(False, "", f"the exercise asks for NumPy only, and your function calls "
-                                          f"{' and '.join(called)}. Write that step with NumPy: "
-                                          "it takes a few lines.")
+                return _not_yet(f"the exercise asks for NumPy only, and your function calls "
+                                f"{' and '.join(called)}. Write that step with NumPy: "
+                                "it takes a few lines.")
             if isinstance(got, tuple) and len(got) == 2:
                 got = got[0]
             got = _as_array(got)
             if got is None or got.shape != (n, d_v):
                 shape = None if got is None else got.shape
-                return _report(False, "", f"for X of shape {X.shape} and W_v of shape {W_v.shape} the "
-                                          f"output should have shape (n, d_v) = {(n, d_v)}, got {shape}.")
+                return _not_yet(f"for X of shape {X.shape} and W_v of shape {W_v.shape} the "
+                                f"output should have shape (n, d_v) = {(n, d_v)}, got {shape}.")
             with np.errstate(all="ignore"):
                 hint = _why_attention_hint(got, X, W_q, W_k, W_v, causal)
             if hint:
-                return _report(False, "", hint)
-    return _report(True, "Your attend matches posenc.attention, with and without a causal mask.", "")
+                return _not_yet(hint)
+    return _correct("Your attend matches posenc.attention, with and without a causal mask.")
 
 
 def _why_attention_hint(got, X, W_q, W_k, W_v, causal):
@@ -304,7 +304,7 @@ def check_why_causal_swap(changed):
         arr = None
     if arr is not None and arr.dtype == bool:
         if arr.shape != (n,):
-            return _report(False, "", f"a boolean answer needs one entry per position ({n} of them).")
+            return _not_yet(f"a boolean answer needs one entry per position ({n} of them).")
         got = set(np.flatnonzero(arr).tolist())
     else:
         as_list = _int_list(changed, "changed")
@@ -312,19 +312,19 @@ def check_why_causal_swap(changed):
             return False
         got = set(as_list)
         if not got <= set(range(n)):
-            return _report(False, "", f"positions run from 0 to {n - 1}.")
+            return _not_yet(f"positions run from 0 to {n - 1}.")
     first = min(t for t in range(n) if a[t] != b[t])
     if not got:
-        return _report(False, "", "no position changes in your computation? Embed both sentences "
-                                  "with one vocabulary (built from the first sentence) and one "
-                                  "embedding table: with a vocabulary per sentence, the swapped words "
-                                  "trade ids too, and the two inputs come out equal.")
+        return _not_yet("no position changes in your computation? Embed both sentences "
+                        "with one vocabulary (built from the first sentence) and one "
+                        "embedding table: with a vocabulary per sentence, the swapped words "
+                        "trade ids too, and the two inputs come out equal.")
     if any(t < first for t in got):
-        return _report(False, "", "a position before the swap sees exactly the same words as before: "
-                                  "can its output change?")
+        return _not_yet("a position before the swap sees exactly the same words as before: "
+                        "can its output change?")
     if not {t for t in expected if t >= first} <= got:
-        return _report(False, "", "a position whose output changes is missing: for each position, "
-                                  "compare its own word and the words it can see in the two sentences.")
+        return _not_yet("a position whose output changes is missing: for each position, "
+                        "compare its own word and the words it can see in the two sentences.")
     ok = got == expected
     return _report(
         ok,

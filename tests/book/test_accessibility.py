@@ -23,10 +23,8 @@ from pathlib import Path
 import pytest
 
 from tools import axe
-from tools.make_pdf import find_chromium
 from tools.paths import ROOT
 
-INSTALL_HINT = "sudo apt-get update && sudo apt-get install -y chromium"
 # What issue 31's review found, by axe rule: none of these may come back, at
 # any impact (some are "minor" or "moderate" in axe's scale).
 ISSUE_31_RULES = {
@@ -63,16 +61,6 @@ OVERFLOW_JS = """() => ({scrollWidth: document.documentElement.scrollWidth,
                          width: document.documentElement.clientWidth})"""
 
 
-def require_chromium():
-    path = find_chromium()
-    if path is None:
-        message = f"Chromium is not installed; the accessibility check needs it: {INSTALL_HINT}"
-        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
-            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)", pytrace=False)
-        pytest.skip(message)
-    return path
-
-
 def require_axe():
     """axe-core is installed by the project's own files: missing is an error, not a skip."""
     assert axe.AXE_JS.is_file(), axe.MISSING
@@ -87,9 +75,8 @@ def site(request):
 
 
 @pytest.fixture(scope="module")
-def axe_visit(site):
+def axe_visit(site, chromium):
     """axe-core's violations and PAGE_JS's findings for every page at 390 and 1280 px."""
-    chromium = require_chromium()
     require_axe()
     pages = axe.site_pages(site)
     assert len(pages) >= 15, f"only {len(pages)} pages found in {site}"
@@ -146,9 +133,8 @@ BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><tit
 </main></body></html>"""
 
 
-def test_the_axe_check_finds_violations(tmp_path):
+def test_the_axe_check_finds_violations(tmp_path, chromium):
     """The same run on a page with known faults reports them (the check can fail)."""
-    chromium = require_chromium()
     require_axe()
     page = tmp_path / "broken.html"
     page.write_text(BROKEN_PAGE)
@@ -162,11 +148,10 @@ def test_the_axe_check_finds_violations(tmp_path):
     assert axe.counts(results)["critical"] >= 2
 
 
-def test_no_page_scrolls_sideways_on_a_phone(axe_visit, site):
+def test_no_page_scrolls_sideways_on_a_phone(axe_visit, site, chromium):
     """At 390 px and at 320 px, no page is wider than the screen: long inline
     code (signatures on the API page, submitted/<student>/<chapter>/... on the
     teachers' page) wraps, and wide formulas and code scroll in their own box."""
-    chromium = require_chromium()
     narrow = axe.run(chromium, axe_visit["pages"], widths=(320,), axe=False, inspect_js=OVERFLOW_JS)
     wide = []
     for (page, width), result in {**axe_visit["results"], **narrow}.items():

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tools.paths import ROOT
-from test_notebooks import toc_files
+from tools.paths import ROOT, toc_files
 
 
 def test_book_builds_strictly(built_book):

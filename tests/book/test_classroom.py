@@ -25,8 +25,7 @@ import yaml
 
 from tools import classroom, glossary_links, plain_myst
 import posenc
-from tools.paths import FIXTURES, ROOT, notebooks
-from test_notebooks import toc_files
+from tools.paths import FIXTURES, ROOT, notebooks, toc_files
 
 FIXTURE = FIXTURES / "exercise_demo.ipynb"
 NBGRADER_RELEASE = FIXTURES / "exercise_demo.nbgrader-release.ipynb"

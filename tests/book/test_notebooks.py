@@ -17,31 +17,12 @@ import sys
 
 import nbformat
 import pytest
-import yaml
 
 from tools import nbtools
-from tools.paths import BOOK, ROOT, notebooks
+from tools.paths import BOOK, ROOT, notebooks, toc_files
 
 
 NOTEBOOKS = notebooks()
-
-
-def toc_files():
-    """Every file named in _toc.yml, as a path relative to the root, no suffix."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return files
 
 
 def test_toc_lists_only_existing_pages():

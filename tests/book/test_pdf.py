@@ -29,7 +29,7 @@ import pytest
 import yaml
 from PIL import Image, ImageDraw
 
-from tools.make_pdf import find_chromium
+from tools.headless import find_chromium
 from tools.paths import ROOT
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())

@@ -57,22 +57,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tools.paths import ROOT
-from test_notebooks import toc_files
+from tools.headless import CHROMIUM_FLAGS, is_outside, launch
+from tools.paths import ROOT, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-INSTALL_HINT = "sudo apt-get update && sudo apt-get install -y chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-# Schemes that a page may load from: its own files, and data the page holds.
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
+TIMEOUT = 180_000  # ms that a browser step may take: a loaded, shared machine is slow
 
 
 @pytest.fixture(scope="module")
@@ -107,15 +97,6 @@ def file_url(path):
 def url_path(url):
     """The local file a file:// URL names, without query or fragment."""
     return Path(urllib.request.url2pathname(urllib.parse.urlsplit(url).path))
-
-
-def is_outside(url):
-    """True for a URL that would reach another host (http, https, //host...)."""
-    url = url.strip()
-    if url.startswith("//"):
-        return True
-    scheme = urllib.parse.urlsplit(url).scheme.lower()
-    return bool(scheme) and scheme not in LOCAL_SCHEMES
 
 
 # --- fast checks of the HTML files ---------------------------------------
@@ -496,23 +477,6 @@ def test_reference_labels_read_like_the_citations():
 # --- the real-browser check ----------------------------------------------
 
 
-# `make pdf` prints with the same browser, found the same way
-from tools.make_pdf import find_chromium  # noqa: E402
-
-
-def require_chromium():
-    path = find_chromium()
-    if path is None:
-        message = (
-            "Chromium is not installed, so the real-browser check of the built book "
-            f"cannot run. Install it from your distribution's packages: {INSTALL_HINT}"
-        )
-        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
-            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)", pytrace=False)
-        pytest.skip(message)
-    return path
-
-
 SETTLE_JS = """async () => {
     // Load every image now (lazy ones included) and wait until each has
     // decoded or failed; then let MathJax finish its first typesetting pass.
@@ -626,7 +590,7 @@ def visit(chromium, html, pages, profile, shots=None, shot_pages=()):
             viewport={"width": 1280, "height": 900},
             service_workers="block",
         )
-        context.set_default_timeout(180_000)  # a loaded, shared machine is slow
+        context.set_default_timeout(TIMEOUT)
         # Nothing leaves the machine: every request to another host is
         # recorded against the page that made it, then aborted.
         context.route(lambda url: is_outside(url), lambda route: route.abort())
@@ -759,14 +723,6 @@ def label_px(scale):
     return TICK_LABEL_PT / 72 * FIGURE_DPI * scale
 
 
-def _launch(p, chromium, **context):
-    browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
-    ctx = browser.new_context(service_workers="block", **context)
-    ctx.set_default_timeout(180_000)
-    ctx.route(lambda url: is_outside(url), lambda route: route.abort())
-    return browser, ctx
-
-
 def phone_navigation(chromium, chapter, other):
     """At 390 px: open ``chapter``, tap the menu button, tap the link to
     ``other``; there, tap the contents button. Returns what happened at each step."""
@@ -774,16 +730,13 @@ def phone_navigation(chromium, chapter, other):
 
     steps = {}
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
-                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
+                              is_mobile=True, has_touch=True, device_scale_factor=2)
         page = ctx.new_page()
         page.goto(file_url(chapter), wait_until="load")
-        menu = page.locator(".primary-toggle").locator("visible=true")
-        steps["menu buttons visible"] = menu.count()
-        if menu.count():
-            menu.first.click()
-            page.wait_for_timeout(300)
-            dialog = page.locator("#pst-primary-sidebar-modal[open]")
+        steps["menu buttons visible"], dialog = _open_drawer(
+            page, ".primary-toggle", "#pst-primary-sidebar-modal[open]")
+        if dialog is not None:
             links = dialog.locator("nav a.reference").locator("visible=true")
             steps["chapter links shown"] = links.count()
             target = dialog.locator(f'a[href$="{other.name}"]').locator("visible=true")
@@ -791,15 +744,24 @@ def phone_navigation(chromium, chapter, other):
                 target.first.click()
                 page.wait_for_load_state("load")
         steps["page after tapping the chapter"] = url_path(page.url).name
-        contents = page.locator(".secondary-toggle").locator("visible=true")
-        steps["contents buttons visible"] = contents.count()
-        if contents.count():
-            contents.first.click()
-            page.wait_for_timeout(300)
-            dialog = page.locator("#pst-secondary-sidebar-modal[open]")
+        steps["contents buttons visible"], dialog = _open_drawer(
+            page, ".secondary-toggle", "#pst-secondary-sidebar-modal[open]")
+        if dialog is not None:
             steps["section links shown"] = dialog.locator("a.nav-link").locator("visible=true").count()
         browser.close()
     return steps
+
+
+def _open_drawer(page, button, drawer):
+    """Tap the first visible ``button``: how many are visible, and the
+    ``drawer`` it opens (None when no button is visible)."""
+    buttons = page.locator(button).locator("visible=true")
+    count = buttons.count()
+    if not count:
+        return count, None
+    buttons.first.click()
+    page.wait_for_timeout(300)
+    return count, page.locator(drawer)
 
 
 SQUASHED_JS = r"""() => [...document.querySelectorAll(".cell_output img")]
@@ -819,8 +781,8 @@ def phone_figures(chromium, chapter):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
-                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
+                              is_mobile=True, has_touch=True, device_scale_factor=2)
         page = ctx.new_page()
         page.goto(file_url(chapter), wait_until="load")
         squashed = page.evaluate(SQUASHED_JS)
@@ -858,7 +820,7 @@ def print_layout(chromium, page_path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 794, "height": 1123})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 794, "height": 1123})
         page = ctx.new_page()
         page.goto(file_url(page_path), wait_until="load")
         page.emulate_media(media="print")
@@ -873,7 +835,7 @@ def search_from_file(chromium, html, query):
 
     errors = []
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
         page = ctx.new_page()
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -913,7 +875,7 @@ def math_ready_seconds(chromium, pages, slowdown=4):
 
     times = {}
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
         for path in pages:
             page = ctx.new_page()
             cdp = ctx.new_cdp_session(page)
@@ -926,9 +888,8 @@ def math_ready_seconds(chromium, pages, slowdown=4):
 
 
 @pytest.fixture(scope="module")
-def site_visit(site, tmp_path_factory):
+def site_visit(site, tmp_path_factory, chromium):
     """The whole built book, visited once in headless Chromium."""
-    chromium = require_chromium()
     html = site.resolve()
     if SCREENSHOTS.exists():
         shutil.rmtree(SCREENSHOTS)
@@ -1072,10 +1033,9 @@ def _first_chapter_with_solutions(html):
     pytest.fail("no chapter has solutions")
 
 
-def test_phone_menu_and_contents_buttons_work(site):
+def test_phone_menu_and_contents_buttons_work(site, chromium):
     """At 390 px (a phone): the menu button shows the chapter list, a chapter
     link in it opens that chapter, and the contents button lists its sections."""
-    chromium = require_chromium()
     chapters = chapter_pages(site)
     steps = phone_navigation(chromium, chapters[0], chapters[1])
     assert steps["menu buttons visible"] == 1, steps
@@ -1085,9 +1045,8 @@ def test_phone_menu_and_contents_buttons_work(site):
     assert steps.get("section links shown", 0) >= 3, steps
 
 
-def test_figures_keep_their_shape_on_a_phone(site):
+def test_figures_keep_their_shape_on_a_phone(site, chromium):
     """At 390 px a figure narrows to the column and keeps its aspect ratio."""
-    chromium = require_chromium()
     chapter = next(page for page in chapter_pages(site)
                    if "cell_output" in page.read_text(encoding="utf-8")
                    and "<img" in page.read_text(encoding="utf-8"))
@@ -1095,8 +1054,7 @@ def test_figures_keep_their_shape_on_a_phone(site):
     assert not squashed, f"{chapter.name}: figures squashed at 390 px: {squashed[:3]}"
 
 
-def test_printing_opens_solutions_and_wraps_code(site):
-    chromium = require_chromium()
+def test_printing_opens_solutions_and_wraps_code(site, chromium):
     printed = print_layout(chromium, _first_chapter_with_solutions(site))
     assert printed["solutions"] > 0
     assert printed["hidden"] == 0, f"{printed['hidden']} of {printed['solutions']} solutions hidden in print"
@@ -1105,11 +1063,10 @@ def test_printing_opens_solutions_and_wraps_code(site):
     assert printed["faintCaptions"] == 0, f"{printed['faintCaptions']} captions print thin or grey"
 
 
-def test_search_from_file_shows_excerpts_without_tex(site):
+def test_search_from_file_shows_excerpts_without_tex(site, chromium):
     """Search from file:// (no web server): results with excerpts, no console
     errors (the excerpts used to need requests the browser refuses), and no TeX
     in titles or excerpts."""
-    chromium = require_chromium()
     results, errors = search_from_file(chromium, site.resolve(), "wavelength")
     assert not errors, "console errors on the search page:\n" + "\n".join(errors)
     assert len(results) >= 3, results
@@ -1129,34 +1086,18 @@ def test_browser_visits_every_page(site_visit, site):
         assert (site.resolve() / (name + ".html")) in visited
 
 
-def test_no_console_errors(site_visit):
-    found = problems(site_visit["html"], site_visit["results"], console_problems)
-    assert not found, "\n".join(found)
-
-
-def test_no_request_leaves_the_machine(site_visit):
-    found = problems(site_visit["html"], site_visit["results"], outside_problems)
-    assert not found, "\n".join(found)
-
-
-def test_every_local_file_a_page_asks_for_loads(site_visit):
-    found = problems(site_visit["html"], site_visit["results"], failed_problems)
-    assert not found, "\n".join(found)
-
-
-def test_every_image_loads(site_visit):
-    found = problems(site_visit["html"], site_visit["results"], image_problems)
+@pytest.mark.parametrize("check", [console_problems, outside_problems, failed_problems,
+                                   image_problems, math_problems], ids=lambda check: check.__name__)
+def test_no_page_of_the_visit_has_problems(site_visit, check):
+    """No console error, no request that leaves the machine, every local file
+    and every image loads, every formula typeset."""
+    found = problems(site_visit["html"], site_visit["results"], check)
     assert not found, "\n".join(found)
 
 
 def test_every_internal_link_and_anchor_resolves(site_visit):
     html, results = site_visit["html"], site_visit["results"]
     found = problems(html, results, link_problems(html, results))
-    assert not found, "\n".join(found)
-
-
-def test_math_is_rendered(site_visit):
-    found = problems(site_visit["html"], site_visit["results"], math_problems)
     assert not found, "\n".join(found)
 
 
@@ -1203,11 +1144,10 @@ GOOD_PAGE = r"""<!DOCTYPE html><html><head><meta charset="utf-8">
 </main></body></html>"""
 
 
-def test_browser_check_catches_a_broken_page(site, tmp_path):
+def test_browser_check_catches_a_broken_page(site, tmp_path, chromium):
     """Run the same browser check on a tiny site with one good and one broken page."""
     from book._ext import posenc_math
 
-    chromium = require_chromium()
     mathjax = posenc_math.MathJax()
     try:
         inline = mathjax.render(r"\lambda_i = 2\pi / \omega_i", display=False)
@@ -1379,8 +1319,8 @@ def phone_session(chromium, html):
                    if 'class="solution' in p.read_text(encoding="utf-8"))
     figures = next(p for p in chapter_pages(html) if "<figure" in p.read_text(encoding="utf-8"))
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
-                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
+                              is_mobile=True, has_touch=True, device_scale_factor=2)
         page = ctx.new_page()
         errors = []
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -1451,8 +1391,8 @@ def phone_session(chromium, html):
 
 
 @pytest.fixture(scope="module")
-def phone(site):
-    return phone_session(require_chromium(), site.resolve())
+def phone(site, chromium):
+    return phone_session(chromium, site.resolve())
 
 
 def test_a_tap_on_a_solution_title_opens_it(phone):

@@ -30,9 +30,7 @@ Without Chromium the tests are skipped with a message, unless
 from __future__ import annotations
 
 import io
-import os
 import re
-import urllib.parse
 from html import unescape
 from pathlib import Path
 
@@ -40,33 +38,13 @@ import numpy as np
 import pytest
 
 import posenc
-from tools.make_pdf import find_chromium
+from tools.headless import is_outside, launch
 from tools.paths import ROOT
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--no-first-run"]
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
 RTOL = 1e-12
+TIMEOUT = 120_000  # ms that a browser step may take
 # The figures the issue asks for; each must be on the site and checked below.
 EXPECTED = {"ladder", "dots", "clock", "rope", "alibi", "stretch"}
-
-
-def require_chromium():
-    path = find_chromium()
-    if path is None:
-        message = ("Chromium is not installed, so the interactive figures cannot be "
-                   "checked: sudo apt-get update && sudo apt-get install -y chromium")
-        if os.environ.get("POSENC_REQUIRE_BROWSER") == "1":
-            pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)",
-                        pytrace=False)
-        pytest.skip(message)
-    return path
-
-
-def is_outside(url):
-    url = url.strip()
-    return url.startswith("//") or urllib.parse.urlsplit(url).scheme.lower() not in LOCAL_SCHEMES
 
 
 # --- what posenc says each figure should show --------------------------------
@@ -285,14 +263,6 @@ STATE_JS = """(id) => {
 }"""
 
 
-def _launch(p, chromium, **context):
-    browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
-    ctx = browser.new_context(service_workers="block", **context)
-    ctx.set_default_timeout(120_000)
-    ctx.route(lambda url: is_outside(url), lambda route: route.abort())
-    return browser, ctx
-
-
 def _open(ctx, page_path, problems):
     page = ctx.new_page()
     page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
@@ -314,14 +284,13 @@ def _moves(slider):
 
 
 @pytest.fixture(scope="module")
-def desktop(pages):
+def desktop(pages, chromium):
     """Every figure at 1280 px: each slider moved, numbers read after each move."""
     from playwright.sync_api import sync_playwright
 
-    chromium = require_chromium()
     record = {"problems": [], "moves": [], "states": {}, "errors": {}}
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
         opened = {}
         for name, page_path in sorted(pages.items()):
             if page_path not in opened:
@@ -421,17 +390,16 @@ FIT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f =
 })"""
 
 
-def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages):
+def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
     """At 390 px: no figure sticks out of the column or scrolls sideways, its
     text is drawn at full size (the figure is drawn for the column's width),
     and a tap on a slider's track moves it and redraws the figure."""
     from playwright.sync_api import sync_playwright
 
-    chromium = require_chromium()
     problems = []
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 390, "height": 844},
-                               is_mobile=True, has_touch=True, device_scale_factor=2)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
+                              is_mobile=True, has_touch=True, device_scale_factor=2)
         for page_path in sorted(set(pages.values())):
             page = _open(ctx, page_path, problems)
             for fig in page.evaluate(FIT_JS):
@@ -479,16 +447,15 @@ CONTRAST_JS = """() => {
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_figures_read_in_light_and_dark_mode(pages, theme):
+def test_figures_read_in_light_and_dark_mode(pages, theme, chromium):
     """Text of the figures at least 4.5:1 against the page, lines and dots at
     least 3:1 (WCAG 2.1: text, and graphical objects), in both themes."""
     from playwright.sync_api import sync_playwright
 
-    chromium = require_chromium()
     problems = []
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900},
-                               color_scheme=theme)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900},
+                              color_scheme=theme)
         for page_path in sorted(set(pages.values())):
             page = _open(ctx, page_path, problems)
             page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
@@ -511,17 +478,16 @@ PRINT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f
 })"""
 
 
-def test_print_and_pdf_show_a_static_figure(pages, tmp_path):
+def test_print_and_pdf_show_a_static_figure(pages, tmp_path, chromium):
     """Printed, each figure keeps its drawing and summary and drops its sliders;
     the PDF that Chromium prints holds the figure's titles (SVG text, which
     stays text in the PDF)."""
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
 
-    chromium = require_chromium()
     problems = []
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 794, "height": 1123})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 794, "height": 1123})
         for page_path in sorted(set(pages.values())):
             page = _open(ctx, page_path, problems)
             page.emulate_media(media="print")
@@ -542,13 +508,12 @@ def test_print_and_pdf_show_a_static_figure(pages, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-def test_without_javascript_the_built_figure_is_shown(pages):
+def test_without_javascript_the_built_figure_is_shown(pages, chromium):
     from playwright.sync_api import sync_playwright
 
-    chromium = require_chromium()
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900},
-                               java_script_enabled=False)
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900},
+                              java_script_enabled=False)
         for page_path in sorted(set(pages.values())):
             page = ctx.new_page()
             page.goto(page_path.as_uri(), wait_until="load")
@@ -558,15 +523,14 @@ def test_without_javascript_the_built_figure_is_shown(pages):
         browser.close()
 
 
-def test_the_built_figure_is_the_live_one_at_its_defaults(pages):
+def test_the_built_figure_is_the_live_one_at_its_defaults(pages, chromium):
     """The static figure (drawn when the book is built) says what the live
     figure says at the same settings: print and screen agree."""
     from playwright.sync_api import sync_playwright
 
-    chromium = require_chromium()
     problems = []
     with sync_playwright() as p:
-        browser, ctx = _launch(p, chromium, viewport={"width": 1280, "height": 900})
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
         for name, page_path in sorted(pages.items()):
             html = page_path.read_text(encoding="utf-8")
             block = re.search(rf'data-widget="{name}".*?</figure>', html, re.S).group(0)

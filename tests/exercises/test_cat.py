@@ -34,12 +34,6 @@ THE_DIFF = [math.sin(5) - math.sin(1), math.cos(5) - math.cos(1),
             math.sin(0.05) - math.sin(0.01), math.cos(0.05) - math.cos(0.01)]
 
 
-def verdict(capsys, check, *args):
-    """Run a checker; return (result, printed text)."""
-    ok = check(*args)
-    return ok, capsys.readouterr().out
-
-
 def never_reveals(text, values, decimals=(2, 3, 4)):
     for v in values:
         for d in decimals:
@@ -53,9 +47,8 @@ def never_reveals(text, values, decimals=(2, 3, 4)):
 
 
 @pytest.mark.parametrize("answer", [(6, 5), (6.0, 5.0), (np.int64(6), np.int32(5))])
-def test_vocab_sizes_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_vocab_sizes, *answer)
-    assert ok is True and out.startswith("Correct!")
+def test_vocab_sizes_right(answer, correct):
+    correct(exercises.check_cat_vocab_sizes, *answer)
 
 
 @pytest.mark.parametrize(
@@ -71,9 +64,9 @@ def test_vocab_sizes_right(capsys, answer):
         ((True, 5), "whole numbers"),
     ],
 )
-def test_vocab_sizes_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_vocab_sizes, *answer)
-    assert ok is False and out.startswith("Not yet.") and hint in out
+def test_vocab_sizes_wrong(answer, hint, not_yet):
+    out = not_yet(exercises.check_cat_vocab_sizes, *answer)
+    assert hint in out
     assert "6" not in out and "5" not in out
 
 
@@ -91,9 +84,8 @@ def test_vocab_sizes_wrong(capsys, answer, hint):
         np.array(PE10, dtype=np.float32),
     ],
 )
-def test_pe10_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_pe10, answer)
-    assert ok is True and out.startswith("Correct!")
+def test_pe10_right(answer, correct):
+    correct(exercises.check_cat_pe10, answer)
 
 
 def test_the_chapter_does_not_print_the_answers():
@@ -133,9 +125,9 @@ DEG = [math.sin(math.radians(10)), math.cos(math.radians(10)),
         (None, "4 numbers"),
     ],
 )
-def test_pe10_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_pe10, answer)
-    assert ok is False and out.startswith("Not yet.") and hint in out
+def test_pe10_wrong(answer, hint, not_yet):
+    out = not_yet(exercises.check_cat_pe10, answer)
+    assert hint in out
     never_reveals(out, PE10)
 
 
@@ -150,9 +142,8 @@ def test_most_changed_by_hand_derivation():
 
 
 @pytest.mark.parametrize("answer", [(1, 0), (1.0, 0.0), (np.int64(1), np.int64(0))])
-def test_most_changed_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
-    assert ok is True and out.startswith("Correct!")
+def test_most_changed_right(answer, correct):
+    correct(exercises.check_cat_most_changed, *answer)
 
 
 @pytest.mark.parametrize(
@@ -169,9 +160,9 @@ def test_most_changed_right(capsys, answer):
         ((1.5, 0), "0 to 3"),
     ],
 )
-def test_most_changed_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
-    assert ok is False and out.startswith("Not yet.") and hint in out
+def test_most_changed_wrong(answer, hint, not_yet):
+    out = not_yet(exercises.check_cat_most_changed, *answer)
+    assert hint in out
     assert "dim 1" not in out and "dim 0" not in out and "dimension 1" not in out
 
 
@@ -183,9 +174,9 @@ def test_most_changed_wrong(capsys, answer, hint):
     ((3, 0), "step_34 is right; step_12 is not"),
     ((0, 1), "Neither answer is right"),
 ])
-def test_most_changed_says_which_answer_is_wrong(capsys, answer, which):
-    ok, out = verdict(capsys, exercises.check_cat_most_changed, *answer)
-    assert ok is False and which in out
+def test_most_changed_says_which_answer_is_wrong(answer, which, not_yet):
+    out = not_yet(exercises.check_cat_most_changed, *answer)
+    assert which in out
 
 
 # --- check_cat_two_cats -------------------------------------------------------
@@ -201,18 +192,16 @@ def test_the_two_cats_stand_at_positions_5_and_8():
     [DIFF, np.array(DIFF), tuple(DIFF), [round(v, 3) for v in DIFF],
      [1.9483, -0.4292, 0.03, -0.0019]],
 )
-def test_two_cats_right(capsys, answer):
-    ok, out = verdict(capsys, exercises.check_cat_two_cats, answer)
-    assert ok is True and out.startswith("Correct!")
+def test_two_cats_right(answer, correct):
+    correct(exercises.check_cat_two_cats, answer)
 
 
-def test_two_cats_is_independent_of_the_embedding(capsys):
+def test_two_cats_is_independent_of_the_embedding(correct):
     # any embedding e cancels: (e + PE(8)) - (e + PE(5))
     e = np.array([0.3, -1.2, 2.0, 0.7])
     pe5 = np.array([math.sin(5), math.cos(5), math.sin(0.05), math.cos(0.05)])
     pe8 = np.array([math.sin(8), math.cos(8), math.sin(0.08), math.cos(0.08)])
-    ok, _ = verdict(capsys, exercises.check_cat_two_cats, (e + pe8) - (e + pe5))
-    assert ok is True
+    correct(exercises.check_cat_two_cats, (e + pe8) - (e + pe5))
 
 
 @pytest.mark.parametrize(
@@ -236,9 +225,9 @@ def test_two_cats_is_independent_of_the_embedding(capsys):
         ("x8 - x5", "4 numbers"),
     ],
 )
-def test_two_cats_wrong(capsys, answer, hint):
-    ok, out = verdict(capsys, exercises.check_cat_two_cats, answer)
-    assert ok is False and out.startswith("Not yet.") and hint in out
+def test_two_cats_wrong(answer, hint, not_yet):
+    out = not_yet(exercises.check_cat_two_cats, answer)
+    assert hint in out
     never_reveals(out, DIFF)
 
 
@@ -262,6 +251,6 @@ PE1 = [math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)]
      ["PE(8)", "PE(5)", "cancel", "embedding", "whatever the word", "only the positions"],
      DIFF),
 ])
-def test_success_message_gives_nothing_away(check, args, giveaways, values, capsys, reveals_nothing):
+def test_success_message_gives_nothing_away(check, args, giveaways, values, reveals_nothing):
     out = reveals_nothing(check, args, giveaways)
     never_reveals(out, values)

@@ -9,13 +9,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from posenc.exercises._common import _as_array, _call_watching, _close, _int_list, _integer_array, _report
+from posenc.exercises._common import (_as_array, _call_watching, _close, _correct, _int_list, _integer_array,
+                                     _not_yet, _numbers, _one_number, _report, _whole_numbers)
 
 
 def test_report_prints_the_verdict_and_returns_a_bool(capsys):
     assert _report(np.True_, "Well done.", "Try again.") is True
     assert capsys.readouterr().out == "Correct! Well done.\n"
     assert _report(0, "Well done.", "Look at the axis.") is False
+    assert capsys.readouterr().out == "Not yet. Look at the axis.\n"
+
+
+def test_correct_and_not_yet_are_the_two_verdicts(capsys):
+    assert _correct("Well done.") is True
+    assert capsys.readouterr().out == "Correct! Well done.\n"
+    assert _not_yet("Look at the axis.") is False
     assert capsys.readouterr().out == "Not yet. Look at the axis.\n"
 
 
@@ -116,6 +124,26 @@ def test_integer_array_refuses_nan_and_inf_without_a_warning():
     assert _integer_array(np.full(10, SNAN32)) is None
     assert _integer_array([math.inf] * 10) is None
     assert _integer_array([1.0, 2.0]).tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("answer", ["2.5", b"3", True, np.array([True, False]), ["1", "2"], ArrayRaises()])
+def test_numbers_refuse_text_and_bools(answer):
+    assert _numbers(answer) is None
+    assert _one_number(answer) is None
+    assert _whole_numbers(answer) is None
+
+
+def test_one_number_is_one_finite_float():
+    assert _one_number(np.array([[2.5]])) == 2.5 and isinstance(_one_number(3), float)
+    assert _one_number([1.0, 2.0]) is None
+    assert _one_number(math.inf) is None and _one_number(SNAN32) is None
+
+
+def test_whole_numbers_are_modest_whole_numbers():
+    assert _whole_numbers([3.0, -2]).tolist() == [3, -2]
+    assert _whole_numbers(2**31).tolist() == 2**31
+    assert _whole_numbers(2**31 + 1) is None  # not modest
+    assert _whole_numbers([1.5, 2]) is None and _whole_numbers([math.nan]) is None
 
 
 # --- _call_watching --------------------------------------------------------------

@@ -23,9 +23,8 @@ GPT2 = 1024 * 768  # 786,432
 
 @pytest.mark.parametrize("answer", [GPT2, float(GPT2), np.int64(GPT2), np.array(GPT2), np.array([GPT2]),
                                     np.zeros((1024, 768)).size, 2**18 * 3])
-def test_gpt2_params_right(answer, capsys):
-    assert ex.check_learned_gpt2_params(answer)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_gpt2_params_right(answer, correct):
+    correct(ex.check_learned_gpt2_params, answer)
 
 
 @pytest.mark.parametrize(
@@ -41,10 +40,9 @@ def test_gpt2_params_right(answer, capsys):
         ([1024, 768], "single number"),
     ],
 )
-def test_gpt2_params_wrong(answer, words, capsys):
-    assert ex.check_learned_gpt2_params(answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_gpt2_params_wrong(answer, words, not_yet):
+    out = not_yet(ex.check_learned_gpt2_params, answer)
+    assert words in out
     for shown in ("786432", "786,432", "7.86", "786 432"):
         assert shown not in out
 
@@ -98,9 +96,8 @@ def extend_crashes(P, n_trained):
 
 
 @pytest.mark.parametrize("answer", [extend_lstsq, extend_polyfit])
-def test_extend_right(answer, capsys):
-    assert ex.check_learned_extend(answer)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_extend_right(answer, correct):
+    correct(ex.check_learned_extend, answer)
 
 
 @pytest.mark.parametrize(
@@ -115,10 +112,9 @@ def test_extend_right(answer, capsys):
         (extend_lstsq(np.ones((4, 2)), 2), "function itself"),
     ],
 )
-def test_extend_wrong(answer, words, capsys):
-    assert ex.check_learned_extend(answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_extend_wrong(answer, words, not_yet):
+    out = not_yet(ex.check_learned_extend, answer)
+    assert words in out
 
 
 def quietly(check, answer):
@@ -135,13 +131,12 @@ def quietly(check, answer):
     (lambda P, n_trained: [["1.0"] * P.shape[1]] * len(P), "real numbers"),
     (lambda P, n_trained: None, "real numbers"),
 ])
-def test_extend_refuses_what_is_not_a_table_of_real_numbers(answer, words, capsys):
-    assert quietly(ex.check_learned_extend, answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_extend_refuses_what_is_not_a_table_of_real_numbers(answer, words, not_yet):
+    out = not_yet(quietly, ex.check_learned_extend, answer)
+    assert words in out
 
 
-def test_extend_accepts_a_complex_table_whose_imaginary_parts_are_zero(capsys):
+def test_extend_accepts_a_complex_table_whose_imaginary_parts_are_zero():
     assert quietly(ex.check_learned_extend, lambda P, n: extend_lstsq(P, n) + 0j) is True
 
 
@@ -160,16 +155,14 @@ def failing_iterator():
     ["b", "d", 3],
     [b"b", b"d"],
 ])
-def test_bag_tasks_answers_odd_iterables_with_a_hint(answer, capsys):
-    assert quietly(ex.check_learned_bag_tasks, answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and "Give the letters" in out
+def test_bag_tasks_answers_odd_iterables_with_a_hint(answer, not_yet):
+    out = not_yet(quietly, ex.check_learned_bag_tasks, answer)
+    assert "Give the letters" in out
 
 
 @pytest.mark.parametrize("answer", ["bd", "db", "b, d", "B D", ["b", "d"], {"D", "b"}, ("d", "b"), "(b) and (d)"])
-def test_bag_tasks_right(answer, capsys):
-    assert ex.check_learned_bag_tasks(answer)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_bag_tasks_right(answer, correct):
+    correct(ex.check_learned_bag_tasks, answer)
 
 
 @pytest.mark.parametrize(
@@ -185,10 +178,9 @@ def test_bag_tasks_right(answer, capsys):
         (3, "Give the letters"),
     ],
 )
-def test_bag_tasks_wrong(answer, words, capsys):
-    assert ex.check_learned_bag_tasks(answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_bag_tasks_wrong(answer, words, not_yet):
+    out = not_yet(ex.check_learned_bag_tasks, answer)
+    assert words in out
     assert "b and d" not in out and "(b) and (d)" not in out
 
 
@@ -196,9 +188,8 @@ def test_bag_tasks_wrong(answer, words, capsys):
 
 
 @pytest.mark.parametrize("answer", [1.0, 0.97, np.float64(0.93), np.array(0.99), np.array([1.0]), 1])
-def test_causal_none_right(answer, capsys):
-    assert ex.check_learned_causal_none(answer)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_causal_none_right(answer, correct):
+    correct(ex.check_learned_causal_none, answer)
 
 
 @pytest.mark.parametrize(
@@ -213,10 +204,9 @@ def test_causal_none_right(answer, capsys):
         ([0.9, 1.0], "single number"),
     ],
 )
-def test_causal_none_wrong(answer, words, capsys):
-    assert ex.check_learned_causal_none(answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_causal_none_wrong(answer, words, not_yet):
+    out = not_yet(ex.check_learned_causal_none, answer)
+    assert words in out
 
 
 # --- success messages give nothing away ----------------------------------------
@@ -236,5 +226,5 @@ def test_causal_none_wrong(answer, words, capsys):
      ["chance", "above", "permutation", "symmetry", "breaks", "order", "position signal",
       "sees only", "1.0", "100%"]),
 ])
-def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
+def test_success_message_gives_nothing_away(check, answer, giveaways, reveals_nothing):
     reveals_nothing(check, [answer], giveaways)

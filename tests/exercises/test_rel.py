@@ -48,9 +48,8 @@ def _numbers(arr):
     return out
 
 
-def _no_leak(capsys, expected):
-    text = capsys.readouterr().out
-    assert text.startswith("Not yet.")
+def _no_leak(text, expected):
+    """The hint ``text`` shows none of the numbers of ``expected``."""
     for s in _numbers(expected):
         assert s not in text, f"hint reveals {s!r}: {text}"
 
@@ -60,22 +59,19 @@ def _no_leak(capsys, expected):
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: a.astype(float),
                                   lambda a: tuple(map(tuple, a))])
-def test_shaw_index_right(form, capsys):
-    assert exercises.check_rel_shaw_index(form(SHAW))
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_shaw_index_right(form, correct):
+    correct(exercises.check_rel_shaw_index, form(SHAW))
 
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: a[::-1].tolist(),
                                   lambda a: np.random.default_rng(1).permutation(a).astype(float)])
-def test_t5_bucket_mates_right(form, capsys):
-    assert exercises.check_rel_t5_bucket_mates(form(T5_MATES))
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_t5_bucket_mates_right(form, correct):
+    correct(exercises.check_rel_t5_bucket_mates, form(T5_MATES))
 
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: a.astype(np.float32)])
-def test_rope_matrix_right(form, capsys):
-    assert exercises.check_rel_rope_matrix(form(ROPE))
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_rope_matrix_right(form, correct):
+    correct(exercises.check_rel_rope_matrix, form(ROPE))
 
 
 def test_layout_permutation_expected_answer():
@@ -93,15 +89,13 @@ def test_layout_permutation_expected_answer():
 
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: a.astype(float), tuple])
-def test_layout_permutation_right(form, capsys):
-    assert exercises.check_rel_layout_permutation(form(PERM))
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_layout_permutation_right(form, correct):
+    correct(exercises.check_rel_layout_permutation, form(PERM))
 
 
 @pytest.mark.parametrize("form", [np.asarray, lambda a: a.tolist(), lambda a: np.round(a, 4)])
-def test_alibi_half_life_right(form, capsys):
-    assert exercises.check_rel_alibi_half_life(form(HALF_LIFE))
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_alibi_half_life_right(form, correct):
+    correct(exercises.check_rel_alibi_half_life, form(HALF_LIFE))
 
 
 # --- wrong answers fail without revealing the answer -----------------------------
@@ -115,9 +109,8 @@ def test_alibi_half_life_right(form, capsys):
     np.where(SHAW == 0, 1, SHAW),  # one clipping step wrong
     "2 3 4",
 ])
-def test_shaw_index_wrong(wrong, capsys):
-    assert not exercises.check_rel_shaw_index(wrong)
-    _no_leak(capsys, SHAW)
+def test_shaw_index_wrong(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_shaw_index, wrong), SHAW)
 
 
 @pytest.mark.parametrize("wrong", [
@@ -128,9 +121,8 @@ def test_shaw_index_wrong(wrong, capsys):
     np.arange(-31, -22),              # a different bucket
     [[-20]],
 ])
-def test_t5_bucket_mates_wrong(wrong, capsys):
-    assert not exercises.check_rel_t5_bucket_mates(wrong)
-    _no_leak(capsys, T5_MATES)
+def test_t5_bucket_mates_wrong(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_t5_bucket_mates, wrong), T5_MATES)
 
 
 @pytest.mark.parametrize("wrong", [
@@ -140,9 +132,8 @@ def test_t5_bucket_mates_wrong(wrong, capsys):
     ROPE[:4, :4],
     2 * ROPE,                                   # not orthogonal
 ])
-def test_rope_matrix_wrong(wrong, capsys):
-    assert not exercises.check_rel_rope_matrix(wrong)
-    _no_leak(capsys, ROPE)
+def test_rope_matrix_wrong(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_rope_matrix, wrong), ROPE)
 
 
 @pytest.mark.parametrize("wrong", [
@@ -152,9 +143,8 @@ def test_rope_matrix_wrong(wrong, capsys):
     [0, 4, 1, 5, 2, 6, 3, 3],     # not a permutation
     PERM[:7],
 ])
-def test_layout_permutation_wrong(wrong, capsys):
-    assert not exercises.check_rel_layout_permutation(wrong)
-    _no_leak(capsys, PERM)
+def test_layout_permutation_wrong(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_layout_permutation, wrong), PERM)
 
 
 @pytest.mark.parametrize("wrong", [
@@ -164,9 +154,8 @@ def test_layout_permutation_wrong(wrong, capsys):
     HALF_LIFE[:4],
     HALF_LIFE * 1.01,
 ])
-def test_alibi_half_life_wrong(wrong, capsys):
-    assert not exercises.check_rel_alibi_half_life(wrong)
-    _no_leak(capsys, HALF_LIFE)
+def test_alibi_half_life_wrong(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_alibi_half_life, wrong), HALF_LIFE)
 
 
 @pytest.mark.parametrize("check, wrong, recipes", [
@@ -178,12 +167,10 @@ def test_alibi_half_life_wrong(wrong, capsys):
     (exercises.check_rel_layout_permutation, np.r_[0:8:2, 1:8:2],
      ["invert", "inverse", "argsort"]),
 ])
-def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, capsys):
+def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, not_yet):
     # a hint asks the question that leads to the answer; it does not hand over
     # the solution cell's recipe
-    assert not check(wrong)
-    text = capsys.readouterr().out
-    assert text.startswith("Not yet.")
+    text = not_yet(check, wrong)
     for recipe in recipes:
         assert recipe not in text, f"hint gives the method away ({recipe!r}): {text}"
 
@@ -198,7 +185,7 @@ def test_hints_do_not_spell_out_the_solution(check, wrong, recipes, capsys):
     (exercises.check_rel_rope_matrix, ROPE, ["block", "diagonal", "theta", "2 x 2", "rotation"]),
     (exercises.check_rel_alibi_half_life, HALF_LIFE, ["twice", "double", "slow", "1.386", "177"]),
 ])
-def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
+def test_success_message_gives_nothing_away(check, answer, giveaways, reveals_nothing):
     reveals_nothing(check, [answer], giveaways + sorted(_numbers(answer)))
 
 
@@ -207,24 +194,21 @@ def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, re
 
 @pytest.mark.parametrize("form", [lambda a: set(a.tolist()), lambda a: frozenset(a.tolist()),
                                   lambda a: set(a.astype(float).tolist())])
-def test_t5_bucket_mates_accepts_a_set(form, capsys):
+def test_t5_bucket_mates_accepts_a_set(form, correct):
     # "in any order": a set holding the right offsets is a right answer
-    assert exercises.check_rel_t5_bucket_mates(form(T5_MATES))
-    assert capsys.readouterr().out.startswith("Correct!")
+    correct(exercises.check_rel_t5_bucket_mates, form(T5_MATES))
 
 
 @pytest.mark.parametrize("wrong", [set(range(-22, -16)), {-20, "a"}, set(), frozenset({20})])
-def test_t5_bucket_mates_wrong_sets(wrong, capsys):
-    assert not exercises.check_rel_t5_bucket_mates(wrong)
-    _no_leak(capsys, T5_MATES)
+def test_t5_bucket_mates_wrong_sets(wrong, not_yet):
+    _no_leak(not_yet(exercises.check_rel_t5_bucket_mates, wrong), T5_MATES)
 
 
 @pytest.mark.parametrize("decimals", [3, 4])
-def test_rope_matrix_rounded_printout_gets_the_precision_hint(decimals, capsys):
+def test_rope_matrix_rounded_printout_gets_the_precision_hint(decimals, not_yet):
     # the solution prints R3.round(4); copying those digits is not "not
     # orthogonal" (which points the wrong way): the hint asks for full precision
-    assert not exercises.check_rel_rope_matrix(ROPE.round(decimals))
-    text = capsys.readouterr().out
-    assert text.startswith("Not yet.") and "full precision" in text
+    text = not_yet(exercises.check_rel_rope_matrix, ROPE.round(decimals))
+    assert "full precision" in text
     assert "orthogonal" not in text
     assert not any(s in text for s in _numbers(ROPE))

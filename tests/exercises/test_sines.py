@@ -28,9 +28,8 @@ LONGEST = 2 * math.pi * 10000 ** (31 / 32)
     [LONGEST, np.float32(LONGEST), np.array(LONGEST), np.array([LONGEST]),
      2 * math.pi / 10000 ** (-62 / 64), float(2 * np.pi / 1e-4 ** (62 / 64))],
 )
-def test_longest_wavelength_right(answer, capsys):
-    assert ex.check_sines_longest_wavelength(answer)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_longest_wavelength_right(answer, correct):
+    correct(ex.check_sines_longest_wavelength, answer)
 
 
 @pytest.mark.parametrize(
@@ -50,10 +49,9 @@ def test_longest_wavelength_right(answer, capsys):
         ([LONGEST, LONGEST], "single number"),
     ],
 )
-def test_longest_wavelength_wrong(answer, words, capsys):
-    assert ex.check_sines_longest_wavelength(answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_longest_wavelength_wrong(answer, words, not_yet):
+    out = not_yet(ex.check_sines_longest_wavelength, answer)
+    assert words in out
     for shown in (f"{LONGEST:.0f}", f"{LONGEST:.1f}", f"{LONGEST:.3g}", f"{LONGEST:,.0f}"):
         assert shown not in out
 
@@ -125,9 +123,8 @@ def raises(length, d_model):
 
 
 @pytest.mark.parametrize("func", [fixed_loop, fixed_exp_log])
-def test_spot_the_bug_right(func, capsys):
-    assert ex.check_sines_spot_the_bug(func)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_spot_the_bug_right(func, correct):
+    correct(ex.check_sines_spot_the_bug, func)
 
 
 @pytest.mark.parametrize(
@@ -143,10 +140,9 @@ def test_spot_the_bug_right(func, capsys):
         (sinusoidal(4, 6), "function itself"),
     ],
 )
-def test_spot_the_bug_wrong(func, words, capsys):
-    assert ex.check_sines_spot_the_bug(func) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_spot_the_bug_wrong(func, words, not_yet):
+    out = not_yet(ex.check_sines_spot_the_bug, func)
+    assert words in out
 
 
 def fixed_with_frequencies(length, d_model):
@@ -161,16 +157,14 @@ def fixed_with_frequencies(length, d_model):
     (lambda length, d_model: sinusoidal(length, d_model), "posenc.sinusoidal"),
     (fixed_with_frequencies, "posenc.frequencies"),
 ])
-def test_spot_the_bug_holds_the_exercise_to_numpy_only(func, name, capsys):
+def test_spot_the_bug_holds_the_exercise_to_numpy_only(func, name, not_yet):
     # issue 27, item 8: calling posenc.sinusoidal got "Correct!"
-    assert ex.check_sines_spot_the_bug(func) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and "NumPy only" in out and name in out
+    out = not_yet(ex.check_sines_spot_the_bug, func)
+    assert "NumPy only" in out and name in out
 
 
-def test_spot_the_bug_hint_never_shows_the_table(capsys):
-    ex.check_sines_spot_the_bug(buggy)
-    out = capsys.readouterr().out
+def test_spot_the_bug_hint_never_shows_the_table(not_yet):
+    out = not_yet(ex.check_sines_spot_the_bug, buggy)
     # sin(1 / 10000**(2/6)) and cos of it, the first entries the bug gets wrong
     for shown in ("0.0464", "0.9989", "2 * i", "2*i", "2i / d_model", "arange"):
         assert shown not in out
@@ -218,9 +212,8 @@ def dot_with_frequencies(k, d_model):
 
 @pytest.mark.parametrize("func", [dot_sum, dot_loop, dot_with_frequencies,
                                   lambda k, d: np.array([dot_sum(k, d)])])
-def test_dot_at_offset_right(func, capsys):
-    assert ex.check_sines_dot_at_offset(func)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_dot_at_offset_right(func, correct):
+    correct(ex.check_sines_dot_at_offset, func)
 
 
 def test_a_table_answers_whole_offsets_right():
@@ -235,12 +228,11 @@ def test_a_table_answers_whole_offsets_right():
     (dot_from_a_numpy_table, "not at k = 2.5"),
     (lambda k, d: dot_sum(round(k), d), "not at k = 2.5"),
 ])
-def test_dot_at_offset_holds_the_exercise_to_no_table(func, words, capsys):
+def test_dot_at_offset_holds_the_exercise_to_no_table(func, words, not_yet):
     # issue 27, item 8: the exercise says "without building a table", and a
     # table got "Correct!"
-    assert ex.check_sines_dot_at_offset(func) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+    out = not_yet(ex.check_sines_dot_at_offset, func)
+    assert words in out
 
 
 @pytest.mark.parametrize(
@@ -256,10 +248,9 @@ def test_dot_at_offset_holds_the_exercise_to_no_table(func, words, capsys):
         (4.0, "function itself"),
     ],
 )
-def test_dot_at_offset_wrong(func, words, capsys):
-    assert ex.check_sines_dot_at_offset(func) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_dot_at_offset_wrong(func, words, not_yet):
+    out = not_yet(ex.check_sines_dot_at_offset, func)
+    assert words in out
 
 
 # --- check_sines_rotation ------------------------------------------------------
@@ -279,9 +270,8 @@ def rotation_by_hand(k=5, d_model=6):
      rotation_matrix(1, 6) @ rotation_matrix(4, 6), rotation_matrix(-5, 6).T,
      rotation_by_hand().astype(np.float32)],
 )
-def test_rotation_right(M, capsys):
-    assert ex.check_sines_rotation(M)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_rotation_right(M, correct):
+    correct(ex.check_sines_rotation, M)
 
 
 def least_squares_from_one_row():
@@ -305,10 +295,9 @@ def least_squares_from_one_row():
         ("M", "6 x 6"),
     ],
 )
-def test_rotation_wrong(M, words, capsys):
-    assert ex.check_sines_rotation(M) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_rotation_wrong(M, words, not_yet):
+    out = not_yet(ex.check_sines_rotation, M)
+    assert words in out
     # cos(5) and sin(5), the top-left block, never appear
     assert "0.2837" not in out and "0.9589" not in out
 
@@ -326,9 +315,8 @@ FORWARD = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]  # interleaved -> halves, shown in the 
     [PERM, tuple(PERM), np.array(PERM), np.array(PERM, dtype=float), np.argsort(FORWARD),
      np.stack([np.arange(5), np.arange(5) + 5], axis=1).ravel()],
 )
-def test_layout_permutation_right(perm, capsys):
-    assert ex.check_sines_layout_permutation(perm)
-    assert capsys.readouterr().out.startswith("Correct!")
+def test_layout_permutation_right(perm, correct):
+    correct(ex.check_sines_layout_permutation, perm)
 
 
 @pytest.mark.parametrize(
@@ -343,14 +331,13 @@ def test_layout_permutation_right(perm, capsys):
         ("0516273849", "exactly once"),
     ],
 )
-def test_layout_permutation_wrong(perm, words, capsys):
-    assert ex.check_sines_layout_permutation(perm) is False
-    out = capsys.readouterr().out
-    assert out.startswith("Not yet.") and words in out
+def test_layout_permutation_wrong(perm, words, not_yet):
+    out = not_yet(ex.check_sines_layout_permutation, perm)
+    assert words in out
     assert "0, 5, 1, 6" not in out and "[0 5 1 6" not in out
 
 
-def test_checkers_return_real_bools(capsys):
+def test_checkers_return_real_bools():
     results = [
         ex.check_sines_longest_wavelength(LONGEST),
         ex.check_sines_spot_the_bug(fixed_loop),
@@ -384,5 +371,5 @@ def test_checkers_return_real_bools(capsys):
      ["inverse", "column i", "5 + i", "sine", "cosine", "argsort", "0, 5, 1, 6", "[0 5 1 6",
       str(PERM), str(PERM)[1:-1]]),
 ])
-def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
+def test_success_message_gives_nothing_away(check, answer, giveaways, reveals_nothing):
     reveals_nothing(check, [answer], giveaways)

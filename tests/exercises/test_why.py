@@ -15,14 +15,6 @@ from posenc.exercises import (
 )
 
 
-def verdict(check, answer, capsys):
-    ok = check(answer)
-    text = capsys.readouterr().out
-    assert isinstance(ok, bool)
-    assert text.startswith("Correct!" if ok else "Not yet.")
-    return ok, text
-
-
 # --- ex-why-bag-of-words ------------------------------------------------------
 
 # "the cat sat on the mat": vocabulary the, cat, sat, on, mat; "the" twice.
@@ -34,8 +26,8 @@ BAG = [2, 1, 1, 1, 1]
     [BAG, tuple(BAG), np.array(BAG), np.array(BAG, dtype=float), [2.0, 1, 1, 1, 1],
      np.bincount([0, 1, 2, 3, 0, 4])],
 )
-def test_bag_of_words_accepts_right_answers(answer, capsys):
-    assert verdict(check_why_bag_of_words, answer, capsys)[0]
+def test_bag_of_words_accepts_right_answers(answer, correct):
+    correct(check_why_bag_of_words, answer)
 
 
 @pytest.mark.parametrize(
@@ -52,30 +44,28 @@ def test_bag_of_words_accepts_right_answers(answer, capsys):
         (None, "1-D"),
     ],
 )
-def test_bag_of_words_rejects_wrong_answers_without_revealing(answer, hint, capsys):
-    ok, text = verdict(check_why_bag_of_words, answer, capsys)
-    assert not ok
+def test_bag_of_words_rejects_wrong_answers_without_revealing(answer, hint, not_yet):
+    text = not_yet(check_why_bag_of_words, answer)
     assert hint in text
     assert "2, 1, 1" not in text and "[2 1 1" not in text
 
 
 @pytest.mark.parametrize("lower", [True, False])
-def test_bag_of_words_tells_token_ids_from_counts(lower, capsys):
+def test_bag_of_words_tells_token_ids_from_counts(lower, not_yet):
     # issue 27, item 7: the token ids [0 1 2 3 0 4] (six entries, like the
     # cased vocabulary) were told "did you lower-case the tokens?", although
     # the learner had lower-cased
     tokens = tokenize("The cat sat on the mat.", lower=lower)
     ids = encode(tokens, build_vocab(tokens))
-    ok, text = verdict(check_why_bag_of_words, ids, capsys)
-    assert not ok
+    text = not_yet(check_why_bag_of_words, ids)
     assert "token ids" in text and "lower-case" not in text
 
 
-def test_bag_of_words_asks_about_lower_case_only_for_the_cased_counts(capsys):
-    ok, text = verdict(check_why_bag_of_words, [1, 1, 1, 1, 1, 1], capsys)
-    assert not ok and "lower-case" in text
-    ok, text = verdict(check_why_bag_of_words, [2, 1, 1, 1, 1, 0], capsys)
-    assert not ok and "lower-case" not in text and "one entry per vocabulary entry" in text
+def test_bag_of_words_asks_about_lower_case_only_for_the_cased_counts(not_yet):
+    text = not_yet(check_why_bag_of_words, [1, 1, 1, 1, 1, 1])
+    assert "lower-case" in text
+    text = not_yet(check_why_bag_of_words, [2, 1, 1, 1, 1, 0])
+    assert "lower-case" not in text and "one entry per vocabulary entry" in text
 
 
 # --- ex-why-permutation -------------------------------------------------------
@@ -90,8 +80,8 @@ PERMS = [[0, 4, 2, 3, 1], [3, 4, 2, 0, 1]]
     [PERMS[0], PERMS[1], tuple(PERMS[0]), np.array(PERMS[1]), np.array(PERMS[0], dtype=np.int32),
      [0.0, 4.0, 2.0, 3.0, 1.0]],
 )
-def test_permutation_accepts_both_right_answers_in_any_form(answer, capsys):
-    assert verdict(check_why_permutation, answer, capsys)[0]
+def test_permutation_accepts_both_right_answers_in_any_form(answer, correct):
+    correct(check_why_permutation, answer)
 
 
 def test_permutation_answers_really_map_the_sentences():
@@ -113,22 +103,20 @@ def test_permutation_answers_really_map_the_sentences():
         ([[0, 4, 2, 3, 1]], "flat list"),
     ],
 )
-def test_permutation_rejects_wrong_answers_without_revealing(answer, hint, capsys):
-    ok, text = verdict(check_why_permutation, answer, capsys)
-    assert not ok
+def test_permutation_rejects_wrong_answers_without_revealing(answer, hint, not_yet):
+    text = not_yet(check_why_permutation, answer)
     assert hint in text
     for perm in PERMS:
         assert str(perm)[1:-1] not in text
 
 
 @pytest.mark.parametrize("answer", [[0, 4, 2, 0, 1], [3, 4, 2, 3, 1]])
-def test_permutation_says_why_a_list_that_reads_the_sentence_is_not_a_reordering(answer, capsys):
+def test_permutation_says_why_a_list_that_reads_the_sentence_is_not_a_reordering(answer, not_yet):
     # issue 27, item 7: these lists satisfy [words_a[i] for i in reorder] ==
     # words_b but take one "the" twice; the hint was the generic "exactly once"
     a, b = tokenize("the dog chased the cat"), tokenize("the cat chased the dog")
     assert [a[i] for i in answer] == b
-    ok, text = verdict(check_why_permutation, answer, capsys)
-    assert not ok
+    text = not_yet(check_why_permutation, answer)
     assert "does read the second sentence" in text and "permutation" in text
 
 
@@ -140,12 +128,24 @@ def softmax_rows(S):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def attend_vectorized(X, W_q, W_k, W_v, causal=False):
+def past_only(S, fill=-np.inf):
+    """The causal mask: the scores of keys after their query become ``fill``."""
+    return np.where(np.tril(np.ones(S.shape, dtype=bool)), S, fill)
+
+
+def attend_by_steps(X, W_q, W_k, W_v, causal, *, scale=None, mask=past_only, softmax=softmax_rows):
+    """softmax(Q K^T / scale) V, masked by ``mask`` when ``causal``: the right
+    steps by default (scale sqrt(d_k)); each answer below that uses it
+    changes one step."""
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
+    S = Q @ K.T / (np.sqrt(K.shape[1]) if scale is None else scale)
     if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+        S = mask(S)
+    return softmax(S) @ V
+
+
+def attend_vectorized(X, W_q, W_k, W_v, causal=False):
+    return attend_by_steps(X, W_q, W_k, W_v, causal)
 
 
 def attend_loops(X, W_q, W_k, W_v, causal=False):
@@ -181,22 +181,17 @@ def attend_subtracting_a_constant(X, W_q, W_k, W_v, causal=False):
 
 
 @pytest.mark.parametrize("fn", [attend_vectorized, attend_loops, attend_as_list, attend_subtracting_a_constant])
-def test_self_attention_accepts_right_implementations(fn, capsys):
-    assert verdict(check_why_self_attention, fn, capsys)[0]
+def test_self_attention_accepts_right_implementations(fn, correct):
+    correct(check_why_self_attention, fn)
 
 
 def attend_with_posenc_softmax(X, W_q, W_k, W_v, causal=False):
-    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return posenc.softmax(S) @ (X @ W_v)
+    return attend_by_steps(X, W_q, W_k, W_v, causal, softmax=posenc.softmax)
 
 
 def attend_with_posenc_mask(X, W_q, W_k, W_v, causal=False):
-    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
-    if causal:
-        S = np.where(causal_mask(len(X)), S, -np.inf)
-    return softmax_rows(S) @ (X @ W_v)
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           mask=lambda S: np.where(causal_mask(len(S)), S, -np.inf))
 
 
 def attend_through_a_helper(X, W_q, W_k, W_v, causal=False):
@@ -214,38 +209,29 @@ def _helper(q, k, v, causal):
     (attend_with_posenc_mask, "posenc.causal_mask"),
     (attend_through_a_helper, "posenc.attention"),
 ])
-def test_self_attention_holds_the_exercise_to_numpy_only(fn, name, capsys):
+def test_self_attention_holds_the_exercise_to_numpy_only(fn, name, not_yet):
     # issue 27, item 8: the exercise says "NumPy only (not posenc.attention)";
     # a function that calls posenc got "Correct!"
-    ok, text = verdict(check_why_self_attention, fn, capsys)
-    assert not ok
+    text = not_yet(check_why_self_attention, fn)
     assert "NumPy only" in text and name in text
 
 
-def test_watching_for_posenc_leaves_no_profiler_behind(capsys):
+def test_watching_for_posenc_leaves_no_profiler_behind(not_yet):
     import sys
 
     before = sys.getprofile()
-    verdict(check_why_self_attention, attend_with_posenc, capsys)
-    verdict(check_why_self_attention, crashes, capsys)
+    not_yet(check_why_self_attention, attend_with_posenc)
+    not_yet(check_why_self_attention, crashes)
     assert sys.getprofile() is before
 
 
 def no_scaling(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, scale=1.0)
 
 
 def scaled_by_d_model(X, W_q, W_k, W_v, causal=False):
     # divides by sqrt of the width of X instead of sqrt(d_k)
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(X.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, scale=np.sqrt(X.shape[1]))
 
 
 def softmax_over_queries(X, W_q, W_k, W_v, causal=False):
@@ -259,11 +245,8 @@ def ignores_causal(X, W_q, W_k, W_v, causal=False):
 
 
 def mask_upside_down(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.triu(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           mask=lambda S: np.where(np.triu(np.ones(S.shape, dtype=bool)), S, -np.inf))
 
 
 def returns_weights(X, W_q, W_k, W_v, causal=False):
@@ -284,29 +267,17 @@ def values_unprojected(X, W_q, W_k, W_v, causal=False):
 
 
 def mask_with_zeros(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, 0.0)
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, mask=lambda S: past_only(S, fill=0.0))
 
 
 def mask_by_multiplying(X, W_q, W_k, W_v, causal=False):
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = S * np.tril(np.ones(S.shape))
-    return softmax_rows(S) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal, mask=lambda S: S * np.tril(np.ones(S.shape)))
 
 
 def naive_softmax(X, W_q, W_k, W_v, causal=False):
     # exp of the raw scores: right for small scores, NaN once one exceeds ~709
-    Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    S = Q @ K.T / np.sqrt(K.shape[1])
-    if causal:
-        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
-    e = np.exp(S)
-    return e / e.sum(axis=1, keepdims=True) @ V
+    return attend_by_steps(X, W_q, W_k, W_v, causal,
+                           softmax=lambda S: np.exp(S) / np.exp(S).sum(axis=1, keepdims=True))
 
 
 @pytest.mark.parametrize(
@@ -330,9 +301,8 @@ def naive_softmax(X, W_q, W_k, W_v, causal=False):
         (attend_vectorized(np.ones((2, 2)), np.eye(2), np.eye(2), np.eye(2)), "pass the function itself"),
     ],
 )
-def test_self_attention_rejects_wrong_implementations(fn, hint, capsys):
-    ok, text = verdict(check_why_self_attention, fn, capsys)
-    assert not ok
+def test_self_attention_rejects_wrong_implementations(fn, hint, not_yet):
+    text = not_yet(check_why_self_attention, fn)
     assert hint in text
 
 
@@ -371,8 +341,8 @@ def test_causal_swap_answer_matches_a_computation():
     [CHANGED, (3, 2), {2, 3}, np.array(CHANGED), [2.0, 3.0],
      np.array([False, False, True, True, False, False]), np.flatnonzero([0, 0, 1, 1, 0, 0])],
 )
-def test_causal_swap_accepts_right_answers(answer, capsys):
-    assert verdict(check_why_causal_swap, answer, capsys)[0]
+def test_causal_swap_accepts_right_answers(answer, correct):
+    correct(check_why_causal_swap, answer)
 
 
 def test_causal_swap_with_a_vocabulary_per_sentence_changes_nothing():
@@ -401,9 +371,8 @@ def test_causal_swap_with_a_vocabulary_per_sentence_changes_nothing():
         ("23", "list (or array) of integers"),
     ],
 )
-def test_causal_swap_rejects_wrong_answers_without_revealing(answer, hint, capsys):
-    ok, text = verdict(check_why_causal_swap, answer, capsys)
-    assert not ok
+def test_causal_swap_rejects_wrong_answers_without_revealing(answer, hint, not_yet):
+    text = not_yet(check_why_causal_swap, answer)
     assert hint in text
     assert "[2, 3]" not in text and "{2, 3}" not in text and "2 and 3" not in text
 
@@ -423,7 +392,7 @@ def test_causal_swap_rejects_wrong_answers_without_revealing(answer, hint, capsy
     (check_why_causal_swap, CHANGED,
      ["2", "3", "set", "order", "after the swap", "before", "moved", "same words"]),
 ])
-def test_success_message_gives_nothing_away(check, answer, giveaways, capsys, reveals_nothing):
+def test_success_message_gives_nothing_away(check, answer, giveaways, reveals_nothing):
     reveals_nothing(check, [answer], giveaways + [str(answer), str(answer)[1:-1]])
 
 
@@ -471,9 +440,9 @@ def test_answer_variables_are_new_at_their_exercise(chapter):
                            "checked against the chapter's value")
 
 
-def test_permutation_hints_name_the_exercise_variable(capsys):
-    ok, text = verdict(check_why_permutation, [0, 4, 2, 3], capsys)
-    assert not ok and "reorder" in text and "perm " not in text
+def test_permutation_hints_name_the_exercise_variable(not_yet):
+    text = not_yet(check_why_permutation, [0, 4, 2, 3])
+    assert "reorder" in text and "perm " not in text
 
 
 def nan_from_the_mask(X, W_q, W_k, W_v, causal=False):
@@ -484,6 +453,6 @@ def nan_from_the_mask(X, W_q, W_k, W_v, causal=False):
     return out
 
 
-def test_self_attention_names_overflow_only_when_the_scores_overflow(capsys):
-    ok, text = verdict(check_why_self_attention, nan_from_the_mask, capsys)
-    assert not ok and "NaN or inf" in text and "inf - inf" in text and "overflows" not in text
+def test_self_attention_names_overflow_only_when_the_scores_overflow(not_yet):
+    text = not_yet(check_why_self_attention, nan_from_the_mask)
+    assert "NaN or inf" in text and "inf - inf" in text and "overflows" not in text

@@ -21,6 +21,14 @@ from posenc.tasks import (
 )
 
 
+def assert_pairs(tokens, labels, pairs):
+    """A test set of ``pairs`` originals, then as many copies with the same
+    tokens and the opposite labels."""
+    assert tokens.shape[0] == 2 * pairs and labels.shape == (2 * pairs,)
+    np.testing.assert_array_equal(np.sort(tokens[:pairs], axis=1), np.sort(tokens[pairs:], axis=1))
+    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
+
+
 @given(n=st.integers(1, 20), length=st.integers(2, 30), seed=st.integers(0, 2**32))
 @settings(max_examples=40, deadline=None)
 def test_order_task_has_one_A_one_B_and_the_right_label(n, length, seed):
@@ -39,20 +47,6 @@ def test_order_task_is_balanced_and_reproducible():
     assert np.bincount(first, minlength=10).min() > 300  # every position is used
     again = order_task(4000, 10, seed=3)
     np.testing.assert_array_equal(tokens, again[0])
-
-
-@pytest.mark.parametrize(
-    "call, error, words",
-    [
-        (lambda: order_task(0, 5), ValueError, "n_examples"),
-        (lambda: order_task(3, 1), ValueError, "length must be an integer >= 2"),
-        (lambda: order_task(3, 5.0), TypeError, "length"),
-        (lambda: order_task(3, 5, seed=1.5), TypeError, "seed"),
-    ],
-)
-def test_order_task_bad_input(call, error, words):
-    with pytest.raises(error, match=words):
-        call()
 
 
 @given(n=st.integers(1, 20), window=st.integers(1, 5), extra=st.integers(0, 30),
@@ -92,32 +86,13 @@ def test_lookback_task_is_balanced_uniform_within_each_label_and_reproducible():
     np.testing.assert_array_equal(labels, again[1])
 
 
-@pytest.mark.parametrize(
-    "call, error, words",
-    [
-        (lambda: lookback_task(0, 5), ValueError, "n_examples"),
-        (lambda: lookback_task(3, 3), ValueError, "length must be an integer >= 4"),
-        (lambda: lookback_task(3, 5, window=4), ValueError, "length must be an integer >= 6"),
-        (lambda: lookback_task(3, 6.0), TypeError, "length"),
-        (lambda: lookback_task(3, 6, window=0), ValueError, "window"),
-        (lambda: lookback_task(3, 6, window=1.5), TypeError, "window"),
-        (lambda: lookback_task(3, 6, seed=-1), ValueError, "seed"),
-    ],
-)
-def test_lookback_task_bad_input(call, error, words):
-    with pytest.raises(error, match=words):
-        call()
-
-
 @given(pairs=st.integers(1, 15), length=st.integers(2, 30), seed=st.integers(0, 2**32))
 @settings(max_examples=30, deadline=None)
 def test_order_test_set_pairs_the_same_tokens_with_opposite_labels(pairs, length, seed):
     tokens, labels = order_test_set(pairs, length, seed=seed)
-    assert tokens.shape == (2 * pairs, length) and labels.shape == (2 * pairs,)
-    first, second = tokens[:pairs], tokens[pairs:]
-    np.testing.assert_array_equal(np.sort(first, axis=1), np.sort(second, axis=1))
-    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
-    np.testing.assert_array_equal(first, order_task(pairs, length, seed=seed)[0])
+    assert tokens.shape == (2 * pairs, length)
+    assert_pairs(tokens, labels, pairs)
+    np.testing.assert_array_equal(tokens[:pairs], order_task(pairs, length, seed=seed)[0])
     where_a, where_b = (tokens == 0).argmax(axis=1), (tokens == 1).argmax(axis=1)
     np.testing.assert_array_equal(labels, (where_b < where_a).astype(int))
 
@@ -129,11 +104,10 @@ def test_lookback_test_set_moves_A_across_the_window(pairs, window, extra, seed)
     length = window + 2 + extra
     tokens, labels = lookback_test_set(pairs, length, window=window, seed=seed)
     assert tokens.shape == (2 * pairs, length)
+    assert_pairs(tokens, labels, pairs)
     assert np.all(tokens[:, -1] == 1) and np.all((tokens == 0).sum(axis=1) == 1)
     distance = length - 1 - (tokens == 0).argmax(axis=1)
     np.testing.assert_array_equal(labels, (distance <= window).astype(int))
-    np.testing.assert_array_equal(labels[:pairs], 1 - labels[pairs:])
-    np.testing.assert_array_equal(np.sort(tokens[:pairs], axis=1), np.sort(tokens[pairs:], axis=1))
 
 
 def test_lookback_test_set_keeps_the_distances_uniform_within_each_label():
@@ -197,11 +171,9 @@ def test_grid_tasks_are_balanced_uniform_within_each_label_and_reproducible():
 @pytest.mark.parametrize("make", [left_of_test_set, above_or_left_test_set])
 def test_grid_test_sets_pair_the_same_tokens_with_opposite_labels(make):
     tokens, labels = make(300, 16, width=4, seed=2)
-    first, second = tokens[:300], tokens[300:]
-    np.testing.assert_array_equal(np.sort(first, axis=1), np.sort(second, axis=1))
-    np.testing.assert_array_equal(labels[:300], 1 - labels[300:])
+    assert_pairs(tokens, labels, 300)
     task = left_of_task if make is left_of_test_set else above_or_left_task
-    np.testing.assert_array_equal(first, task(300, 16, width=4, seed=2)[0])
+    np.testing.assert_array_equal(tokens[:300], task(300, 16, width=4, seed=2)[0])
     # a model without positions answers both halves of every pair alike: exactly 0.5
     answers = forward(init_model("none", seed=4), tokens).argmax(axis=-1)
     np.testing.assert_array_equal(answers[:300], answers[300:])
@@ -213,7 +185,21 @@ def test_above_or_left_test_set_transposes_the_grid():
     np.testing.assert_array_equal(tokens[5:].reshape(5, 3, 3), tokens[:5].reshape(5, 3, 3).transpose(0, 2, 1))
 
 
+# --- bad input ------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize("call, error, words", [
+    (lambda: order_task(0, 5), ValueError, "n_examples"),
+    (lambda: order_task(3, 1), ValueError, "length must be an integer >= 2"),
+    (lambda: order_task(3, 5.0), TypeError, "length"),
+    (lambda: order_task(3, 5, seed=1.5), TypeError, "seed"),
+    (lambda: lookback_task(0, 5), ValueError, "n_examples"),
+    (lambda: lookback_task(3, 3), ValueError, "length must be an integer >= 4"),
+    (lambda: lookback_task(3, 5, window=4), ValueError, "length must be an integer >= 6"),
+    (lambda: lookback_task(3, 6.0), TypeError, "length"),
+    (lambda: lookback_task(3, 6, window=0), ValueError, "window"),
+    (lambda: lookback_task(3, 6, window=1.5), TypeError, "window"),
+    (lambda: lookback_task(3, 6, seed=-1), ValueError, "seed"),
     (lambda: left_of_task(3, 10, width=4), ValueError, "^length must be a whole number of rows of width 4"),
     (lambda: left_of_task(3, 4, width=1), ValueError, "^width must be an integer >= 2"),
     (lambda: left_of_task(3, 4, width=2.0), TypeError, "^width must be an integer"),
@@ -222,6 +208,6 @@ def test_above_or_left_test_set_transposes_the_grid():
     (lambda: above_or_left_test_set(3, 12, width=4), ValueError, "^the grid must be square"),
     (lambda: left_of_task(2**20, 2**10, width=2), ValueError, "n_examples \\* length"),
 ])
-def test_grid_task_bad_input(call, error, words):
+def test_bad_input_gets_an_error_that_names_the_argument(call, error, words):
     with pytest.raises(error, match=words):
         call()
