@@ -8,6 +8,10 @@ STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
+# OpenBLAS's AVX2 kernels, whatever the CPU: the arithmetic the stored
+# outputs were made with (tools/paths.py, ARITHMETIC_ENV, says why).
+export OPENBLAS_CORETYPE := Haswell
+
 # Jupyter Book, strict: warnings are errors (-W), every cross-reference must
 # resolve (-n), and the build starts from empty doctrees so a stale page
 # cannot hide a broken one.

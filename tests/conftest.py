@@ -11,7 +11,11 @@ import subprocess
 import pytest
 
 from tools.headless import INSTALL_HINT, find_chromium
-from tools.paths import HTML, ROOT
+from tools.paths import ARITHMETIC_ENV, HTML, ROOT
+
+# The kernels that nbval starts inherit this environment: the notebooks run
+# with the arithmetic their stored outputs were made with (tools/paths.py).
+os.environ.update(ARITHMETIC_ENV)
 
 # tests/fixtures holds a demo notebook that is not part of the book: pytest
 # must not collect it (nbval would re-run it) nor its checker module.

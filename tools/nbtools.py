@@ -55,6 +55,7 @@ jupyterlab-myst show a colon-fenced exercise as text, not as a code block.
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import re
 import sys
@@ -65,13 +66,18 @@ from nbclient import NotebookClient
 
 if __package__ in (None, ""):  # run as a script, python tools/nbtools.py: find the package tools
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from tools import classroom  # noqa: E402
+from tools import classroom, paths  # noqa: E402
 
 TIMEOUT = 600  # seconds per cell
 
 
 def execute(path):
-    """Execute the notebook at ``path`` and write it back with its outputs."""
+    """Execute the notebook at ``path`` and write it back with its outputs.
+
+    The kernel runs with ``tools.paths.ARITHMETIC_ENV``, the arithmetic that
+    nbval checks the outputs with.
+    """
+    os.environ.update(paths.ARITHMETIC_ENV)  # inherited by the kernel
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(

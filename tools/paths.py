@@ -11,6 +11,18 @@ BOOK = ROOT / "book"
 HTML = ROOT / "_build" / "html"
 FIXTURES = ROOT / "tests" / "fixtures"
 
+#: The arithmetic the stored outputs were made with. Training in float32 is
+#: chaotic: a different rounding in one matrix product changes which seeds
+#: converge. NumPy's matrix products run in OpenBLAS, which picks its kernels
+#: by CPU (Haswell's AVX2 kernels, SkylakeX's AVX-512 ones...), and those
+#: kernels round differently. Every x86-64 CPU with AVX2 (2013 on, Intel and
+#: AMD) runs the Haswell kernels, so nbval (tests/conftest.py), ``make
+#: execute`` (tools/nbtools.py) and the Makefile pin them. NumPy's own SIMD
+#: paths (AVX2 or AVX-512) were checked to give the same outputs. On other
+#: CPUs (an ARM laptop) the notebooks still run, but chaotic numbers may
+#: differ from the stored ones in their last digits or in a seed's fate.
+ARITHMETIC_ENV = {"OPENBLAS_CORETYPE": "Haswell"}
+
 
 def notebooks():
     """Every chapter notebook under book/, in name order."""
