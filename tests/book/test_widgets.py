@@ -1,7 +1,8 @@
 """The interactive figures of the HTML book, driven in a real browser.
 
 ``book/_ext/posenc_widgets.py`` puts figures into the chapters whose numbers
-are computed in the reader's browser by ``static/widgets/posenc-widgets.js``,
+are computed in the reader's browser by ``static/widgets/posenc-widgets.js``
+(the core) and ``static/widgets/figures/<slug>.js`` (each chapter's figures),
 from the formula each chapter states. Headless Chromium (the system's, driven
 by the pinned playwright, as in test_site.py) opens the built pages from
 ``file://`` and:
@@ -167,12 +168,25 @@ def test_every_figure_is_on_the_site_and_checked(pages):
 
 
 def test_pages_without_figures_do_not_load_their_script(built_book, pages):
+    """The core script loads on the pages that hold a figure, and each page
+    loads the files of its own figures (one per chapter), after the core,
+    and no other figure file."""
+    from book._ext.posenc_widgets import close_renderer, renderer
+
+    files = {name: path.name for name, path in renderer().files.items()}
+    close_renderer()
+    assert set(files) >= set(pages), f"figures in no file: {set(pages) - set(files)}"
     with_figures = set(pages.values())
     for page in Path(built_book).rglob("*.html"):
         if "_static" in page.parts:
             continue
-        loads = "posenc-widgets.js" in page.read_text(encoding="utf-8")
+        html = page.read_text(encoding="utf-8")
+        loads = "posenc-widgets.js" in html
         assert loads == (page.resolve() in with_figures), page.name
+        scripts = re.findall(r'<script defer="defer" src="(?:\.\./)*_static/widgets/([\w/.-]+?\.js)', html)
+        want = sorted({files[name] for name, path in pages.items() if path == page.resolve()})
+        assert scripts == (["posenc-widgets.js"] + [f"figures/{f}" for f in want] if want else []), (
+            f"{page.name} loads {scripts}")
 
 
 def test_the_build_draws_each_figure(pages):
@@ -232,8 +246,12 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
     assert admonition, "the admonition of class posenc-widget dots is not a figure in the page"
     assert "Interactive figure (in the HTML book)" not in page, "the admonition's title is for other readers"
     assert re.search(r'<script defer="defer" src="_static/widgets/posenc-widgets.js', page)
+    # the two figures' file (chapter 2's), once, after the core
+    assert re.findall(r'<script defer="defer" src="_static/widgets/([\w/.-]+?\.js)', page) == [
+        "posenc-widgets.js", "figures/sines.js"]
     assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
-    assert "unknown posenc-widget 'nosuchfigure'; the figures are ladder, dots" in warnings.getvalue()
+    assert (tmp_path / "out" / "_static" / "widgets" / "figures" / "sines.js").is_file()
+    assert "unknown posenc-widget 'nosuchfigure'; the figures are alibi, clock, dots" in warnings.getvalue()
     if builder == "html":
         other = (tmp_path / "out" / "other.html").read_text(encoding="utf-8")
         assert "posenc-widgets.js" not in other, "a page without a figure loads its script"
