@@ -139,9 +139,30 @@ def test_fp32_angle_wrong(not_yet):
     below = int(np.flatnonzero(ERROR <= 1e-3)[-1])  # an error still under 1e-3
     above = int(np.flatnonzero(ERROR > 1e-3)[-1])  # past the first one
     for answer, words in [(first_cos, "the cosine's error"), (below, "for every position"),
-                          (0, "for every position"), (above, "for every position"),
+                          (above, "for every position"),
                           (10**7, "for every position"), (-5, "m = 0, 1, 2"),
                           (1.5, "whole numbers"), (object(), "single whole number")]:
+        out = not_yet(ex.check_prec_fp32_angle, answer)
+        assert words in out, (answer, out)
+        assert str(FP32_ANGLE) not in out
+
+
+def test_fp32_angle_names_the_wrong_reference_angle(not_yet):
+    # issue 39: the usual slip is an error measured against the wrong angle
+    angle32 = (M.astype(np.float32) * np.float32(THETA)).astype(np.float64)
+    theta32 = float(np.float32(THETA))
+    # the reference m * float32(theta): only the product's rounding is left
+    product_only = int(np.flatnonzero(np.abs(angle32 - M * theta32) > 1e-3)[0])
+    # the product in float64, rounded once: the frequency's rounding is left out
+    once = np.abs((M * THETA).astype(np.float32).astype(np.float64) - M * THETA)
+    rounded_once = int(np.flatnonzero(once > 1e-3)[0])
+    # the reference in float32 as well: no error anywhere, argmax gives 0
+    same = M.astype(np.float32) * np.float32(THETA)
+    all_zero = int(np.argmax(np.abs(same - M.astype(np.float32) * np.float32(THETA)) > 1e-3))
+    assert len({product_only, rounded_once, all_zero, FP32_ANGLE}) == 4
+    for answer, words in [(all_zero, "reference angle was rounded too"),
+                          (product_only, "uses the float32 frequency"),
+                          (rounded_once, "rounds only the product")]:
         out = not_yet(ex.check_prec_fp32_angle, answer)
         assert words in out, (answer, out)
         assert str(FP32_ANGLE) not in out
@@ -163,8 +184,9 @@ def test_a_hint_is_the_same_on_either_side_of_the_answer(check, answer, named, n
     # one works" let a learner find any answer by bisection
     near = [answer + d for d in (-1000, -100, -10, -2, -1, 1, 2, 10, 100, 1000)]
     hints = {not_yet(check, p) for p in near if p not in named | {answer} and p >= 0}
-    if check is ex.check_prec_fp32_angle:  # one more mistake with a hint of its own
-        hints = {h for h in hints if "cosine" not in h}
+    if check is ex.check_prec_fp32_angle:  # the mistakes with a hint of their own
+        own = ("cosine", "reference angle", "float32 frequency", "rounds only the product")
+        hints = {h for h in hints if not any(words in h for words in own)}
     assert len(hints) == 1, hints
     (hint,) = hints
     for words in ("higher", "lower", "earlier", "later", "still", "no longer"):
