@@ -11,7 +11,7 @@ sinusoidal   the encoding of Vaswani et al. (2017) and its rotation matrices
 text         tokens, vocabularies, indices, random embeddings
 attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
-scaling      RoPE past its training length: PI, NTK, YaRN, Llama 3.1
+scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
 relative     relative positions, T5 buckets, ALiBi
 positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
 by_hand      one table entry computed step by step, as with a pencil
