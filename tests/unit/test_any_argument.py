@@ -102,6 +102,16 @@ WORKING_CALLS = {
     stats.t_quantile: dict(df=15, level=0.95),
     stats.decide: dict(estimate=stats.over_seeds([0.1, 0.2, 0.15]), level=0.95),
     stats.converged: dict(accuracy=[[1.0, 0.99]], threshold=0.99),
+    stats.rankable: dict(converged=[True, True, False], share=0.5),
+    stats.group_estimate: dict(scores=[0.9, 0.8, 0.7], converged=[True, True, True]),
+    stats.t_pvalue: dict(estimate=stats.over_seeds([0.1, 0.2, 0.15])),
+    stats.sign_flip_pvalue: dict(differences=[0.1, -0.2, 0.3]),
+    stats.holm: dict(p_values=[0.01, 0.2]),
+    stats.decide_family: dict(p_values=[0.01, 0.2], level=0.95),
+    stats.power: dict(differences=[0.1, 0.2, 0.15], n_seeds=3, level=0.95, reps=20, seed=0),
+    stats.compare: dict(a=[0.9, 0.8, 0.7], b=[0.8, 0.8, 0.6], converged_a=[True, True, True],
+                        converged_b=[True, True, True], margin=0.05, level=0.95),
+    stats.pool: dict(estimates=[stats.over_seeds([0.1, 0.2, 0.15])]),
 }
 
 # the model's functions again, on a stack of models and on a float16 model
