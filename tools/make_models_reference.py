@@ -5,11 +5,15 @@ book and its tests need neither; the project keeps such an environment at
 /work/refvenv, with torch 2.14.1 on the CPU and transformers 5.24.0):
 
     /work/refvenv/bin/python tools/make_models_reference.py \\
-        > tests/fixtures/models_reference.json
+        > posenc/data/models_reference.json
 
-The file has three parts, each value written out with ``repr`` of its
+The file ships with the package (``pyproject.toml``'s package data), because
+the chapter reads it and must run alone, where ``tests/`` is absent;
+``posenc.transformers_reference()`` loads it.
+
+The file has these parts, each value written out with ``repr`` of its
 float64 value (a float32 tensor is exact in float64, so nothing is rounded
-again), and ``versions`` (torch, transformers):
+again), beside ``versions`` (torch, transformers):
 
 ``configs``
     Every configuration class of ``transformers.CONFIG_MAPPING``,
@@ -19,7 +23,8 @@ again), and ``versions`` (torch, transformers):
     in its family's ``modeling_*.py``, the rope dict as the config keeps it
     (``config.rope_parameters``, or its entry for the layer type), the head
     width, the rotary class, the function that computed the frequencies, and
-    that class's own ``inv_freq`` and attention scaling. A class met several
+    that class's own ``inv_freq`` (an index into ``ladders``, the distinct
+    frequency lists, which many classes share) and attention scaling. A class met several
     times (``LlamaConfig`` is the ``text_config`` of many vision-language
     models) counts once, with its own defaults where it has an entry of its
     own in ``CONFIG_MAPPING`` (its first parent in alphabetical order
@@ -280,10 +285,15 @@ def main():
     torch.manual_seed(0)
     with contextlib.redirect_stdout(io.StringIO()):  # some config classes print
         cases = configs()
-    out = {"about": "Reference values for tests/unit/test_scaling.py, tests/unit/test_families.py "
-                    "and book/09_models.ipynb, made by tools/make_models_reference.py",
+    ladders = []
+    for case in cases:  # each distinct list of frequencies once
+        if case["inv_freq"] not in ladders:
+            ladders.append(case["inv_freq"])
+        case["inv_freq"] = ladders.index(case["inv_freq"])
+    out = {"about": "What Transformers computes, for posenc.transformers_reference(): made by "
+                    "tools/make_models_reference.py",
            "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
-           "configs": cases, "longrope": longrope()}
+           "ladders": ladders, "configs": cases, "longrope": longrope()}
     _dump(out, sys.stdout)
 
 

@@ -28,7 +28,7 @@ from posenc.scaling import MAX_HEAD_DIM, RELATIVE_TOLERANCE, ROPE_TYPES
 
 REFERENCE = json.loads((ROOT / "tests" / "fixtures" / "rope_scaling_reference.json").read_text())
 CASES = REFERENCE["cases"]
-MODELS = json.loads((ROOT / "tests" / "fixtures" / "models_reference.json").read_text())
+MODELS = posenc.transformers_reference()  # posenc/data/models_reference.json
 CONFIGS = MODELS["configs"]
 
 LLAMA31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
