@@ -88,6 +88,7 @@ WORKING_CALLS = {
     training.train: dict(model=MODEL, steps=2, batch_size=2),
     training.held_out_accuracy: dict(model=MODEL, task=tasks.order_task, lengths=(4, 6), n_items=4),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
+    posenc.transformers_reference: dict(),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
     posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
