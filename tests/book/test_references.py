@@ -62,6 +62,8 @@ def bloom(n_heads):
 
 COPIES = [  # (notebook, variable, the fixture's values, the dtype the chapter gives them)
     ("appendix_prec.ipynb", "HF_INV_FREQ", lambda: rope_inv_freq("llama2 plain"), np.float32),
+    ("02_sines.ipynb", "MARIAN_6x8", lambda: marian(6, 8), np.float32),
+    ("05_rel.ipynb", "BLOOM_SLOPES", lambda: bloom(112), np.float32),
 ]
 
 
