@@ -646,7 +646,7 @@ class Comparison:
         return self.verdict.estimate.n_seeds
 
     @property
-    def tests_agree(self):
+        """How many seeds are compared (those where both converged)."""
         """Whether the t-test and the sign-flip test give the same verdict at the comparison's level."""
         alpha = 1 - self.verdict.level
         return (self.p_t < alpha) == (self.p_sign < alpha)
