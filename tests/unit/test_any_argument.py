@@ -76,6 +76,7 @@ WORKING_CALLS = {
     model.unstack: dict(model=model.init_model("rope", seed=[0, 1])),
     model.init_model: dict(scheme="rope"),
     model.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    model.forward_by_definition: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
     backward.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
@@ -107,12 +108,14 @@ WORKING_CALLS = {
 # the model's functions again, on a stack of models and on a float16 model
 MORE_CALLS = [
     (model.forward, dict(model=STACK, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.attention_weights, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.accuracy, dict(model=STACK, tokens=[[0, 1, 2]], labels=[1])),
     (backward.loss_and_grads, dict(model=STACK, tokens=[[0, 1, 2]], labels=[[1], [0]])),
     (training.train, dict(model=STACK, steps=2, batch_size=2, seed=[3, 4])),
     (model.unstack, dict(model=STACK)),
     (model.forward, dict(model=HALF, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=HALF, tokens=[[0, 1, 2]])),
     (backward.loss_and_grads, dict(model=HALF, tokens=[[0, 1, 2]], labels=[1])),
     (training.train, dict(model=HALF, steps=2, batch_size=2)),
 ]
