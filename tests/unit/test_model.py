@@ -740,6 +740,28 @@ def test_t5_adds_its_bucket_s_number_to_every_score(causal):
     np.testing.assert_allclose(A[0], expected / expected.sum(axis=-1, keepdims=True), atol=1e-14)
 
 
+@pytest.mark.parametrize("causal, part", [(False, "encoder"), (True, "decoder")])
+def test_t5_adds_exactly_the_bias_of_transformers_t5attention(causal, part):
+    # tests/fixtures/t5_bias_reference.json: T5Attention.compute_bias of
+    # Transformers 5.24.0, from a fixed weight of shape (buckets, heads)
+    import json
+    import pathlib
+
+    fixture = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "t5_bias_reference.json").read_text())
+    assert fixture["versions"]["transformers"] == "5.24.0"
+    n, rows = fixture["n"], fixture["rows"]
+    model = init_model("t5", d_model=16, n_heads=4, causal=causal, seed=0)
+    model["params"]["R"] = np.array(fixture["weight"]).T.copy()  # (heads, buckets)
+    bias = model["params"]["R"][:, SCHEMES["t5"].bias_index(model, n)]  # as the definition adds it
+    np.testing.assert_array_equal(bias[:, rows], np.array(fixture["bias"][part]))
+    # and the engine adds the same numbers to the scores: with q = 0, A = softmax(bias)
+    model["params"]["W_q"][:] = 0.0
+    A = attention_weights(dict(model, readout="mean"), np.zeros((1, n), dtype=int))[0][:, rows]
+    expected = np.where(causal_mask(n)[rows] | (not causal), np.array(fixture["bias"][part]), -np.inf)
+    expected = np.exp(expected - expected.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(A, expected / expected.sum(axis=-1, keepdims=True), rtol=1e-12, atol=1e-15)
+
+
 def test_t5_gradients_of_buckets_that_no_score_reads_are_zero():
     # at length 6, distances up to 5 in each direction: buckets 0-5 and 17-21
     model = init_model("t5", seed=2)
