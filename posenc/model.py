@@ -1,8 +1,8 @@
-r"""The tiny attention model of the chapters: its definition, then its use.
+r"""The tiny attention model of the chapters: its definition first, then its use.
 
-One attention layer between an embedding and a linear readout, small enough
-to follow line by line. :func:`forward_by_definition`, just below, *is* the
-model; every other function of the package computes what it defines:
+One attention layer between an embedding and a linear readout.
+:func:`forward_by_definition`, just below, *is* the model; everything else
+in the package computes what it defines, faster:
 
 .. math::
 
@@ -11,17 +11,12 @@ model; every other function of the package computes what it defines:
     o_i = \textstyle\sum_j \mathrm{softmax}_j\!\big(q_i \cdot k_j / \sqrt{d_h} + B_{ij}\big)\, v_j,
     \quad \mathrm{logits} = \big(\textstyle\sum_i r_i\, o_i\big) W_\mathrm{out} + b_\mathrm{out}
 
-The position ``scheme`` decides where position enters: the input
-(:math:`p_i`), the queries and keys (turned, as RoPE does), or the scores
-(:math:`B`, fixed as ALiBi's or trained as T5's). The schemes are the
-entries of :data:`posenc.schemes.SCHEMES` (``"none"``, ``"sinusoidal"``,
-``"learned"``, ``"rope"``, ``"alibi"``, ``"t5"``, and ``"sinusoidal_2d"``
-and ``"rope_2d"`` on a grid); a new one is a new entry there, not a change
-here. The readout reads the mean of the outputs, :math:`r_i = 1/n`, or the
-last one alone (``readout="last"``, where a causal language model predicts).
-
-:func:`forward` and the training run the same model faster, on stacks of
-models side by side: the engine is ``posenc.engine``, the backward pass
+The position ``scheme``, an entry of :data:`posenc.schemes.SCHEMES`, decides
+where position enters: the input (:math:`p_i`), the queries and keys
+(turned, as RoPE does), or the scores (:math:`B`, fixed as ALiBi's or trained
+as T5's). The readout reads the mean of the outputs (:math:`r_i = 1/n`) or
+the last one alone (``readout="last"``, where a causal language model
+predicts). The fast engine is ``posenc.engine``, the backward pass
 ``posenc.backward``, training ``posenc.training``.
 """
 
@@ -43,16 +38,15 @@ __all__ = ["SCHEMES", "READOUTS", "forward_by_definition", "init_model", "unstac
 def forward_by_definition(model, tokens):
     r"""The logits of the model, by definition: the formula above, one head at a time.
 
-    In float64 and through :func:`posenc.attention`, whatever the model's
-    dtype. :func:`forward` computes the same logits several times faster
-    (to rounding: a test proves them equal for every scheme, within 1e-12
-    in float64 and 2e-5 in float32).
+    In float64, through :func:`posenc.attention`, whatever the model's dtype.
+    :func:`forward` computes the same logits several times faster (a test
+    proves them equal for every scheme: within 1e-12 in float64, 1e-5 in float32).
 
     Parameters
     ----------
     model : dict
-        From :func:`init_model` or :func:`posenc.training.train`.
-    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)`` for a stack of ``M``)
+        From :func:`init_model` or :func:`train`; a stack of ``M`` models too.
+    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)``, one batch per model)
 
     Returns
     -------
@@ -373,11 +367,15 @@ def _init_arguments(scheme, vocab_size, n_classes, d_model, n_heads, max_len, ca
         raise ValueError(f"n_heads must divide d_model, got n_heads={n_heads}, d_model={d_model}")
     seeds = _checks.seeds(seed, most=MAX_MODELS)
     kind = SCHEMES[scheme]
+    models, copies = (1, 2) if seeds is None else (len(seeds), 3)  # drawn, (stacked,) converted
     rows = vocab_size + kind.table * max_len + 3 * d_model + n_classes  # of d_model numbers each
     _checks.entries(
-        f"the parameters, models * ((vocab_size{' + max_len' if kind.table else ''} + 3 * d_model "
-        f"+ n_classes) * d_model + n_classes{' + n_heads * buckets' if kind.bias_table else ''})",
-        (len(seeds) if seeds else 1) * (rows * d_model + n_classes + n_heads * kind.bias_table))
+        f"the parameters, {copies} copies (drawn in float64{', stacked' if seeds else ''}, converted) "
+        f"of models * ((vocab_size{' + max_len' if kind.table else ''} + 3 * d_model + n_classes) * "
+        f"d_model + n_classes{' + n_heads * buckets' if kind.bias_table else ''}) = {copies} * {models} "
+        f"* (({vocab_size}{f' + {max_len}' if kind.table else ''} + 3 * {d_model} + {n_classes}) * "
+        f"{d_model} + {n_classes}{f' + {n_heads} * {kind.bias_table}' if kind.bias_table else ''})",
+        copies * models * (rows * d_model + n_classes + n_heads * kind.bias_table))
     if kind.settings:  # refuses a head width the scheme cannot use
         kind.settings(d_model, n_heads)
     grid = None if grid is None else _grid("grid", grid)
@@ -451,30 +449,29 @@ def _inputs(model, tokens, *, batch=None, all_rows=False):
     :func:`forward` runs one piece of the batch at a time).
     """
     params, tokens = _model(model), _tokens(model, tokens)
-    _work(model, tokens.shape[-2] if batch is None else batch, tokens.shape[-1], all_rows,
-          f"tokens of shape {tokens.shape}")
+    sequences = tokens.shape[-2] if batch is None else batch
+    formula, count = _work(model, sequences, tokens.shape[-1], all_rows)
+    _checks.entries(f"tokens of shape {tokens.shape}, {sequences} sequence(s) at a time: {formula}", count)
     return params, tokens
 
 
-def _work(model, sequences, n, all_rows, what):
-    """Refuse, by the name ``what``, work whose largest arrays exceed the cap, before any is made.
+def _work(model, sequences, n, all_rows=False):
+    """How many numbers the engine holds at once for ``sequences`` sequences of ``n`` tokens: ``(formula, count)``.
 
-    They are the attention scores, keys and values (and, in the backward
-    pass, the one-hot tokens) of ``sequences`` sequences of ``n`` tokens,
-    and the table of the queries, keys and values of every (position,
-    token) pair.
+    The queries, keys and values of every (position, token) pair, and their
+    copy per head (``6 n V d`` per model); for each sequence, the scores and
+    weights of every head (``2 H rows n``), its queries, keys, values and a
+    gradient (``4 n d``), and its tokens one-hot in the backward pass (``n V``).
     """
     M, n_heads = model.get("n_models") or 1, model["n_heads"]
     vocab_size, d_model = model["params"]["E"].shape[-2:]
     rows = n if model["readout"] == "mean" or all_rows else 1  # of the attention, per head
-    _checks.entries(
-        f"{what}, {sequences} sequence(s) at a time: models * sequences * n * max(n_heads * rows, "
-        f"d_model, vocab_size) = {M} * {sequences} * {n} * max({n_heads} * {rows}, {d_model}, "
-        f"{vocab_size})", M * sequences * n * max(n_heads * rows, d_model, vocab_size))
-    _checks.entries(
-        f"{what}: the queries, keys and values of every position and token, models * n * "
-        f"vocab_size * 3 * d_model = {M} * {n} * {vocab_size} * 3 * {d_model}",
-        M * n * vocab_size * 3 * d_model)
+    count = M * n * (6 * vocab_size * d_model + sequences * (2 * n_heads * rows + 4 * d_model + vocab_size))
+    formula = (f"models * n * (6 * vocab_size * d_model + sequences * (2 * n_heads * rows + 4 * d_model "
+               f"+ vocab_size)) = {M} * {_checks.show(n)} * (6 * {vocab_size} * {d_model} + "
+               f"{_checks.show(sequences)} * (2 * {n_heads} * {_checks.show(rows)} + 4 * {d_model} + "
+               f"{vocab_size}))")
+    return formula, count
 
 
 def _definition_arguments(model, tokens):

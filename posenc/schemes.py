@@ -4,24 +4,24 @@ The model of ``posenc.model`` is the same for every scheme; a scheme
 decides only where the position signal goes. :data:`SCHEMES` maps each
 name to a :class:`Scheme`, whose parts are all optional:
 
-=============  =============================================================
-``table``      a trainable position table :math:`P` (``max_len`` rows),
-               whose row :math:`i` is added to the input of position
-               :math:`i` (chapter 4)
-``added``      fixed vectors :math:`p_i` added to the input (chapter 2)
-``turned``     the rotation of every query and key by its position (RoPE,
-               chapter 5)
-``bias``       a fixed matrix added to the scores of every head (ALiBi,
-               chapter 5)
-``bias_table`` a trainable bias: a table :math:`R` of ``bias_table``
-               numbers per head, and ``bias_index``, which says which of
-               them the score of query :math:`i` and key :math:`j` gets
-               (T5's buckets, chapters 5 and 6)
-``settings``   settings stored in the model, which can be changed on a
-               trained model (RoPE's frequencies, chapter 7)
-=============  =============================================================
+==============  =============================================================
+``table``       a trainable position table :math:`P` (``max_len`` rows),
+                whose row :math:`i` is added to the input of position
+                :math:`i` (chapter 4)
+``added``       fixed vectors :math:`p_i` added to the input (chapter 2)
+``turned``      the rotation of every query and key by its position (RoPE,
+                chapter 5)
+``bias``        a fixed matrix added to the scores of every head (ALiBi,
+                chapter 5)
+``bias_table``  a trainable bias: a table :math:`R` of ``bias_table``
+                numbers per head, and ``bias_index``, which says which of
+                them the score of query :math:`i` and key :math:`j` gets
+                (T5's buckets, chapters 5 and 6)
+``settings``    settings stored in the model, which can be changed on a
+                trained model (RoPE's frequencies, chapter 7)
+==============  =============================================================
 
-The six schemes of chapters 2 to 7:
+The schemes of chapters 2 to 7:
 
 * ``"none"``: no position signal at all;
 * ``"sinusoidal"``: :math:`p_i` is row ``i`` of :func:`posenc.sinusoidal`;
@@ -59,7 +59,7 @@ short fine-tune at another length:
 A new scheme is one new entry, as in Transformers' ``ROPE_INIT_FUNCTIONS``:
 write the functions of the parts it needs and add
 ``SCHEMES["name"] = Scheme(...)``. The definition of the model
-(:func:`posenc.model.forward_by_definition`) reads the parts as they are
+(:func:`posenc.forward_by_definition`) reads the parts as they are
 written here; the fast engine (``posenc.engine``) derives what it needs
 from the same parts, and a test proves the two equal for every entry.
 Tables that depend only on the length and the settings are computed once

@@ -487,11 +487,15 @@ def _train_arguments(model, steps, batch_size, lengths, lr, task, seed, length_s
         check_every = _checks.positive_int("check_every", check_every)
     rngs = _data_rngs(seed, model)
     length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
-    M = len(rngs)
-    _checks.entries(f"the history of steps = {_checks.show(steps)} steps of {M} model(s)", M * steps)
-    _work(model, batch_size, hi, False, f"lengths[1] = {hi} and batch_size = {batch_size}")
+    show, (formula, work) = _checks.show, _work(model, batch_size, hi)
+    parts, held = [f"a history of (2 * models + 1) * steps = (2 * {len(rngs)} + 1) * {show(steps)}"], 0
     if check_every is not None:
-        _held_out_size(HELD_OUT_ITEMS, lo, hi, "HELD_OUT_ITEMS")
+        held = HELD_OUT_ITEMS * (hi - lo + 1) * (lo + hi) // 2
+        parts.append(f"a held-out set of HELD_OUT_ITEMS * (lengths[0] + ... + lengths[1]) = "
+                     f"{HELD_OUT_ITEMS} * ({lo} + ... + {show(hi)}) tokens")
+    parts.append(f"the work of a step at the longest length, {formula}")
+    _checks.entries(f"steps = {show(steps)}, batch_size = {show(batch_size)} and lengths = ({lo}, "
+                    f"{show(hi)}): " + ", ".join(parts), (2 * len(rngs) + 1) * steps + held + work)
     return steps, batch_size, lr, (lo, hi), rngs, length_rng, check_every
 
 
@@ -501,15 +505,12 @@ def _held_out_arguments(model, task, lengths, n_items, seed):
     _task(task)
     lo, hi = _lengths(lengths, model)
     n_items = _checks.integer("n_items", n_items, minimum=1, maximum=10**6)
-    _held_out_size(n_items, lo, hi, "n_items")
-    _work(model, 1, hi, False, f"lengths[1] = {hi}")  # forward() at the longest length
+    formula, work = _work(model, 1, hi)  # forward() at the longest length
+    _checks.entries(
+        f"n_items = {n_items} and lengths = ({lo}, {_checks.show(hi)}): a held-out set of n_items * "
+        f"(lengths[0] + ... + lengths[1]) = {n_items} * ({lo} + ... + {_checks.show(hi)}) tokens, and "
+        f"forward()'s work at the longest length, {formula}", n_items * (hi - lo + 1) * (lo + hi) // 2 + work)
     return (lo, hi), n_items, _checks.integer("seed", seed, minimum=0)
-
-
-def _held_out_size(n_items, lo, hi, name):
-    """Refuse a held-out set of more than the cap's token ids."""
-    _checks.entries(f"a held-out set of {name} * (lengths[0] + ... + lengths[1]) = {n_items} * "
-                    f"({lo} + ... + {hi}) tokens", n_items * (hi - lo + 1) * (lo + hi) // 2)
 
 
 def _task(task):

@@ -801,7 +801,7 @@ def small_peak(call, error, words, most=50 * 2**20):
     (lambda: forward_by_definition(init_model("none"), np.zeros((1, 40000), dtype=int)), r"^tokens of shape"),
     (lambda: accuracy(init_model("none"), np.zeros((1, 40000), dtype=int), [0]), r"^tokens of shape"),
     (lambda: forward(init_model("none", vocab_size=10**5, d_model=8), np.zeros((1, 200), dtype=int)),
-     r"^tokens of shape \(1, 200\): the queries, keys and values of every position and token"),
+     r"^tokens of shape \(1, 200\), 1 sequence\(s\) at a time: models \* n \* \(6 \* vocab_size"),
 ])
 def test_work_beyond_the_cap_is_refused_before_anything_is_allocated(call, words):
     small_peak(call, ValueError, words)
@@ -882,3 +882,11 @@ def test_unstack_refuses_a_single_model_that_claims_to_be_a_stack():
         unstack(dict(stack, n_models=None))
     with pytest.raises(ValueError, match=r"model\['params'\]\['W_q'\] must have shape \(3, 16, 16\)"):
         unstack(dict(stack, params=dict(stack["params"], W_q=stack["params"]["W_q"][:2])))
+
+
+def test_the_docstring_of_the_schemes_names_every_scheme():
+    # issue 41 found "five schemes" where there were seven: the docs list them by name
+    import posenc.schemes
+
+    missing = [name for name in SCHEMES if f'``"{name}"``' not in posenc.schemes.__doc__]
+    assert not missing, f"describe these schemes in posenc/schemes.py: {missing}"

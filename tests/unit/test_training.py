@@ -495,20 +495,21 @@ def test_train_and_held_out_refuse_work_beyond_the_cap_before_allocating():
     from test_model import small_peak
 
     small_peak(lambda: train(init_model("none"), steps=10**9), ValueError,
-               r"^the history of steps = 1000000000 steps of 1 model\(s\) would need")
+               r"^steps = 1000000000, batch_size = 32 and lengths = \(4, 16\): a history of \(2 \* models "
+               r"\+ 1\) \* steps = \(2 \* 1 \+ 1\) \* 1000000000, the work of a step")
     small_peak(lambda: train(init_model("none", seed=[0, 1]), steps=10**8, seed=[0, 1]), ValueError,
-               r"^the history of steps")
+               r"^steps = 100000000, .* \(2 \* 2 \+ 1\) \* 100000000")
     small_peak(lambda: held_out_accuracy(init_model("none"), lengths=(2, 3000), n_items=1000),
-               ValueError, r"^a held-out set of n_items \* \(lengths\[0\] \+ \.\.\. \+ lengths\[1\]\) = "
-               r"1000 \* \(2 \+ \.\.\. \+ 3000\) tokens would need")
+               ValueError, r"^n_items = 1000 and lengths = \(2, 3000\): a held-out set of n_items \* "
+               r"\(lengths\[0\] \+ \.\.\. \+ lengths\[1\]\) = 1000 \* \(2 \+ \.\.\. \+ 3000\) tokens")
     small_peak(lambda: held_out_accuracy(init_model("none"), lengths=(10**5, 10**5), n_items=1),
-               ValueError, r"^lengths\[1\] = 100000, 1 sequence\(s\) at a time")
+               ValueError, r"^n_items = 1 and lengths = \(100000, 100000\): .* forward\(\)'s work")
     small_peak(lambda: train(init_model("none"), lengths=(4, 10**6)), ValueError,
-               r"^lengths\[1\] = 1000000 and batch_size = 32")
+               r"^steps = 1500, batch_size = 32 and lengths = \(4, 1000000\)")
     small_peak(lambda: train(init_model("none"), batch_size=10**7), ValueError,
-               r"^lengths\[1\] = 16 and batch_size = 10000000")
+               r"^steps = 1500, batch_size = 10000000 and lengths = \(4, 16\)")
     small_peak(lambda: train(init_model("none"), lengths=(10**4, 10**5), check_every=10), ValueError,
-               r"^lengths\[1\] = 100000 and batch_size")
+               r"^steps = 1500, .* a held-out set of HELD_OUT_ITEMS \* ")
 
 
 @pytest.mark.parametrize("returned, words", [
