@@ -90,6 +90,12 @@ WORKING_CALLS = {
     training.held_out_accuracy: dict(model=MODEL, task=tasks.order_task, lengths=(4, 6), n_items=4),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
     posenc.transformers_reference: dict(),
+    posenc.llama_permutation: dict(head_dim=4, n_heads=2),
+    posenc.opt_position_ids: dict(attention_mask=[[0, 1, 1]], cache_length=1),
+    posenc.llama4_attention_scale: dict(positions=[0, 5], floor_scale=4, attn_scale=0.1),
+    posenc.chunked_causal_mask: dict(n=4, chunk_size=2, left_padding=1),
+    posenc.deberta_log_buckets: dict(relative_positions=[0, -200], bucket_size=8, max_position=32),
+    posenc.mpt_alibi_slopes: dict(n_heads=6, alibi_bias_max=8),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
     posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
@@ -305,6 +311,8 @@ ABOVE_THE_CAP = [
     (posenc.mrope_position_ids, lambda n: dict(segments=[("text", n)]), CAP // 3 + 1),
     (posenc.rope_angles, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
     (posenc.rope_cos_sin, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
+    (posenc.llama_permutation, lambda n: dict(head_dim=2, n_heads=n), CAP // 4 + 1),
+    (posenc.chunked_causal_mask, lambda n: dict(n=n, chunk_size=2), SIDE),
     # the tiny model (8 tokens, d_model 16, 4 heads): its parameters drawn in float64 and
     # converted; the engine's table and, per sequence, scores, weights, q, k, v, a gradient
     # and one-hot tokens; a training history, a held-out set
@@ -390,7 +398,8 @@ def test_every_function_that_takes_a_size_has_a_row_above_the_cap():
     sizes = {"n", "length", "d_model", "vocab_size", "n_rows", "n_examples", "n_pairs", "height",
              "q_len", "head_dim", "new_grid", "segments"}
     rows = {f for f, _, _ in ABOVE_THE_CAP}
-    owned_elsewhere = {posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes}
+    owned_elsewhere = {posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes,
+                       posenc.mpt_alibi_slopes}
     missing = sorted(f.__name__ for f in WORKING_CALLS
                      if sizes & set(inspect.signature(f).parameters) and f not in rows | owned_elsewhere)
     assert not missing, f"add these to ABOVE_THE_CAP: {missing}"
