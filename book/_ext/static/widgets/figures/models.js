@@ -3,7 +3,7 @@
 (function (PW) {
   "use strict";
 
-  const {TWO_PI, range, thousands, fmt, num, Panel, legend, stroke, svgDoc} = PW.kit;
+  const {TWO_PI, range, thousands, fmt, num, esc, Panel, legend, stroke, svgDoc} = PW.kit;
 
   // The rope_parameters and head widths of Transformers 5.24.0's configuration
   // classes at their defaults, as posenc.transformers_reference() holds them
@@ -89,7 +89,7 @@
 
   PW.register("models", {
     controls: [
-      {name: "model", label: "model (config at its defaults)", values: range(MODELS.length),
+      {name: "model", label: "model", values: range(MODELS.length),
        value: 9, text: (i) => MODELS[i].label},
       {name: "length", label: "length l (tokens)",
        values: [512, 2048, 4096, 4097, 8192, 32768, 131072], value: 8192,
@@ -110,10 +110,13 @@
     },
     draw(params, v, W) {
       const left = 62, right = 16, top = 30, height = 230;
+      // powers of ten as 10, 100, 1,000, then 1e4, 1e5...: short tick labels
+      const tick = (t) => (t >= 1e4 ? `1e${Math.round(Math.log10(t))}` : num(t));
       const finite = v.wavelength.filter(isFinite);
       const hi = Math.max(...finite, v.seq_len, ...v.edges) * 4;
       const panel = new Panel(left, top, W - left - right, height,
-                              {domain: [-0.5, v.pairs - 0.5]}, {domain: [3, hi], log: 10}, W);
+                              {domain: [-0.5, v.pairs - 0.5]},
+                              {domain: [3, hi], log: 10, format: tick}, W);
       panel.axes({title: `${v.label}: head ${v.head_dim}, ${v.type}`,
                   xlabel: "pair of the head", ylabel: "wavelength (positions)"});
       const series = [];
@@ -139,7 +142,11 @@
       if (v.window) panel.hline(v.window, 'class="pw-grid-strong"',
                                 `window ${thousands(String(v.window))}`);
       (EDGE_NAMES[v.type] || []).forEach((name, k) => {
-        if (v.edges[k]) panel.hline(v.edges[k], 'class="pw-faint"', name);
+        if (!v.edges[k]) return;
+        panel.hline(v.edges[k], 'class="pw-faint"');  // labelled on the right
+        panel.parts.push(`<text class="pw-note" x="${panel.x + panel.w - 6}" ` +
+                         `y="${Math.round(panel.Y(v.edges[k])) - 5}" text-anchor="end">` +
+                         `${esc(name)}</text>`);
       });
       const key = legend(series, left, top + height + 48, W - left - right);
       const rotated = axial ? v.pairs : v.turning;
