@@ -156,6 +156,25 @@ def _new_figure(env, name, counts):
     return widget_figure(widget=name, ids=[figure_id], markup=renderer().markup(name, figure_id))
 
 
+LEAD = "In the HTML book you can"
+
+
+def _mark_lead(caption):
+    """A caption that opens with "In the HTML book you can" (for print, the
+    PDF and the notebook's other readers) keeps those words in a span that the
+    live figure replaces with "You can" (posenc-widgets.css)."""
+    paragraph = next(iter(caption.findall(nodes.paragraph)), None)
+    if paragraph is None or not paragraph.children or not isinstance(paragraph[0], nodes.Text):
+        return
+    text = str(paragraph[0])
+    if not text.startswith(LEAD):
+        return
+    lead = nodes.inline("", "", nodes.inline("", LEAD, classes=["pw-lead-static"]),
+                        classes=["pw-lead"])
+    paragraph.replace(paragraph[0], nodes.Text(text[len(LEAD):]))
+    paragraph.insert(0, lead)
+
+
 def admonitions_to_figures(app, doctree):
     """Each admonition of class ``posenc-widget NAME`` becomes figure NAME, its body the caption."""
     counts = app.env.temp_data.setdefault("posenc_widget_ids", {})
@@ -175,6 +194,7 @@ def admonitions_to_figures(app, doctree):
             continue
         caption = widget_caption()
         caption += [child for child in node.children if not isinstance(child, nodes.title)]
+        _mark_lead(caption)
         figure += caption
         node.replace_self(figure)
 
@@ -194,6 +214,7 @@ class WidgetDirective(SphinxDirective):
         if self.content:
             caption = widget_caption()
             self.state.nested_parse(self.content, self.content_offset, caption)
+            _mark_lead(caption)
             node += caption
         return [node]
 
