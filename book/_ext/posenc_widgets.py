@@ -19,8 +19,10 @@ the same in a page that only Sphinx reads.) The figure's numbers are
 computed in the reader's browser from the formula the chapter states (plain
 JavaScript, double precision) and drawn as SVG; sliders (``<input
 type="range">``: keyboard, touch, a visible label, the value read aloud
-through ``aria-valuetext``) change its settings, and the figure's text
-alternative and summary line follow them.
+through ``aria-valuetext``; the ``<output>`` that shows it is not a live
+region) change its settings, and the figure's text alternative and summary
+line follow them (the summary, a polite live region, once the reader has
+stopped moving a slider, so that a screen reader reads it once).
 
 The files
 ---------
@@ -56,12 +58,18 @@ Adding a figure to a chapter
 
    ``compute`` returns every number the figure draws, from the chapter's
    formula (or, where the browser cannot train, from the notebook's stored
-   results); ``draw`` returns the SVG, the text alternative and the summary
-   line, for any width from 260 to 760 px. Figure names are unique across
-   the book.
+   results: ``tools/widget_data.py`` stores chapter 4's trained tables in
+   ``learned.js``, with the hash of the notebook's code); ``draw`` returns
+   the SVG, the text alternative and the summary line, for any width from
+   260 to 760 px. Text in the figure is typeset: −, ·, ×, ω, 10⁻⁵, not
+   their ASCII stand-ins; labels inside a plot get the class ``pw-note``
+   (a halo in the page's colour). Figure names are unique across the book.
 2. Put the admonition above in the chapter, with a small nbformat script
    that adds that one markdown cell (so that it merges cleanly with the
-   chapter owner's work).
+   chapter owner's work). Write its caption for a reader who cannot move
+   the sliders (print, the PDF, the notebook in Jupyter): it opens with "In
+   the HTML book you can ...", which the live figure shows as "You can
+   ..." (``_mark_lead``, and ``posenc-widgets.css``).
 3. Write ``tests/book/widget_checks/<slug>.py`` (or add to it): a
    ``check_<name>(values)`` that recomputes the figure's numbers with
    ``posenc`` and compares them with ``assert_close`` (1e-12), listed in
