@@ -34,6 +34,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from contextlib import contextmanager
 from html import unescape
 from pathlib import Path
 
@@ -304,6 +305,22 @@ def _open(ctx, page_path, problems):
     return page
 
 
+@contextmanager
+def _browser(chromium, **options):
+    """A headless Chromium context (1280 px unless told) and a function that
+    opens a page in it; console errors, exceptions and requests to another
+    host on any of its pages fail the test."""
+    from playwright.sync_api import sync_playwright
+
+    problems = []
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    with sync_playwright() as p:
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, **options)
+        yield ctx, lambda page_path: _open(ctx, page_path, problems)
+        browser.close()
+    assert not problems, "\n".join(problems)
+
+
 def _moves(slider):
     """Three or more moves of one slider: keyboard and set values."""
     lo, hi = int(slider["min"]), int(slider["max"])
@@ -391,13 +408,9 @@ def test_outputs_are_quiet_and_the_summary_waits(pages, chromium):
     """Each slider speaks its own value; its <output> is not a live region
     (aria-live="off"), and the summary, a polite live region, changes once
     the reader stops moving a slider, not at every arrow press."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
+    with _browser(chromium) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             for fig in page.evaluate(QUIET_JS):
                 assert fig["outputs"] and set(fig["outputs"]) == {"off"}, fig
                 assert fig["summary"] == "polite", fig
@@ -422,8 +435,6 @@ def test_outputs_are_quiet_and_the_summary_waits(pages, chromium):
             assert now != before, f"{name}: the summary of the new settings is the old one"
             page.wait_for_function("([id, text]) => document.querySelector(`#${id} .pw-summary`)"
                                    ".textContent === text", arg=[f"widget-{name}", now])
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 LEAD_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
@@ -440,21 +451,15 @@ def test_captions_speak_to_each_reader(pages, chromium):
     """Every caption opens with "In the HTML book you can", which print, the
     PDF and the notebook's other readers see; next to the live figure it
     reads "You can"."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
+    with _browser(chromium) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             for fig in page.evaluate(LEAD_JS):
                 assert fig["lead"] and fig["first"], f"{fig['name']}: the caption has no lead"
                 assert fig["shown"] == "" and fig["instead"] == '"You can"', fig
             page.emulate_media(media="print")
             for fig in page.evaluate(LEAD_JS):
                 assert fig["shown"] == "In the HTML book you can" and fig["instead"] in ("none", "normal"), fig
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 def test_no_console_errors_and_nothing_from_outside(desktop):
@@ -500,14 +505,10 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
     """At 390 px: no figure sticks out of the column or scrolls sideways, its
     text is drawn at full size (the figure is drawn for the column's width),
     and a tap on a slider's track moves it and redraws the figure."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
-                              is_mobile=True, has_touch=True, device_scale_factor=2)
+    with _browser(chromium, viewport={"width": 390, "height": 844}, is_mobile=True,
+                  has_touch=True, device_scale_factor=2) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             for fig in page.evaluate(FIT_JS):
                 assert fig["right"] <= fig["width"] + 0.5, f"{fig['name']} sticks out: {fig}"
                 assert fig["overflow"] <= 0, f"{fig['name']} scrolls sideways: {fig}"
@@ -523,8 +524,6 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
                 after = page.evaluate(VALUES_JS, figure)
                 assert after != before, f"{name}: a tap on the slider changed nothing"
                 CHECKS[name](after)
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 CONTRAST_JS = """() => {
@@ -556,21 +555,14 @@ CONTRAST_JS = """() => {
 def test_figures_read_in_light_and_dark_mode(pages, theme, chromium):
     """Text of the figures at least 4.5:1 against the page, lines and dots at
     least 3:1 (WCAG 2.1: text, and graphical objects), in both themes."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900},
-                              color_scheme=theme)
+    with _browser(chromium, color_scheme=theme) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
             found = page.evaluate(CONTRAST_JS)
             assert found["text"] and found["lines"], page_path.name
             assert min(found["text"]) >= 4.5, f"{page_path.name} {theme}: text {min(found['text']):.2f}:1"
             assert min(found["lines"]) >= 3, f"{page_path.name} {theme}: lines {min(found['lines']):.2f}:1"
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 PRINT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
@@ -588,14 +580,11 @@ def test_print_and_pdf_show_a_static_figure(pages, tmp_path, chromium):
     """Printed, each figure keeps its drawing and summary and drops its sliders;
     the PDF that Chromium prints holds the figure's titles (SVG text, which
     stays text in the PDF)."""
-    from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
 
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 794, "height": 1123})
+    with _browser(chromium, viewport={"width": 794, "height": 1123}) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             page.emulate_media(media="print")
             printed = page.evaluate(PRINT_JS)
             for fig in printed:
@@ -612,8 +601,6 @@ def test_print_and_pdf_show_a_static_figure(pages, tmp_path, chromium):
                     f"{fig['name']}: its titles {fig['title']} are not in the printed PDF")
             assert text.count("IntheHTMLbookyoucan") >= len(printed), (
                 f"{page_path.name}: the printed captions do not say 'In the HTML book you can'")
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 def test_without_javascript_the_built_figure_is_shown(pages, chromium):
@@ -634,21 +621,15 @@ def test_without_javascript_the_built_figure_is_shown(pages, chromium):
 def test_the_built_figure_is_the_live_one_at_its_defaults(pages, chromium):
     """The static figure (drawn when the book is built) says what the live
     figure says at the same settings: print and screen agree."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
+    with _browser(chromium) as (ctx, open_page):
         for name, page_path in sorted(pages.items()):
             html = page_path.read_text(encoding="utf-8")
             block = re.search(rf'data-widget="{name}".*?</figure>', html, re.S).group(0)
             built_alt = unescape(re.search(r'role="img" aria-label="([^"]*)"', block).group(1))
             built_summary = unescape(re.search(r'class="pw-summary"[^>]*>([^<]*)<', block).group(1))
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             state = page.evaluate(STATE_JS, f"widget-{name}")
             assert state["alt"] == built_alt, name
             assert state["summary"] == built_summary, name
             page.close()
-        browser.close()
-    assert not problems, "\n".join(problems)
 
