@@ -223,12 +223,7 @@ def _scores(q, k, bias):
 
 def _boolean_mask(mask):
     """``mask`` as a numpy array of booleans (True = may attend)."""
-    try:
-        mask = np.asarray(mask)
-    except (TypeError, ValueError):  # a ragged list, for example
-        raise TypeError(
-            f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
-        ) from None
+    mask = _checks.asarray("mask", mask, "booleans")
     if mask.dtype != bool:
         raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
     return mask

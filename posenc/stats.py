@@ -374,7 +374,7 @@ def _mask(name, value, n):
     """A boolean mask over ``n`` seeds; None means every seed."""
     if value is None:
         return np.ones(n, dtype=bool)
-    arr = np.asarray(value)
+    arr = _checks.asarray(name, value, "flags")
     if arr.dtype != bool or arr.shape != (n,):
         raise ValueError(f"{name} must be {n} booleans, one per seed (from converged or "
                          f"history['converged']), got {_checks.show(value)}")
@@ -400,7 +400,7 @@ def rankable(converged, *, share=RANK_SHARE):
     >>> rankable([True] * 15 + [False]), rankable([True] * 11 + [False] * 5)
     (True, False)
     """
-    arr = np.asarray(converged)
+    arr = _checks.asarray("converged", converged, "flags")
     if arr.dtype != bool or arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"converged must be a 1-D array of booleans, one per seed, got "
                          f"{_checks.show(converged)}")
