@@ -53,18 +53,23 @@ def softmax(x, axis=-1):
     array([[0.5, 0.5],
            [1. , 0. ]])
     """
+    x, axis = _validate_softmax(x, axis)
+    m = np.max(x, axis=axis, keepdims=True)
+    with np.errstate(over="ignore"):  # x - m <= 0 can only overflow to -inf: weight 0
+        e = np.exp(x - m)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _validate_softmax(x, axis):
     x = _checks.logits("x", x)
     if x.ndim == 0 or x.size == 0:
         raise ValueError(f"x must have at least one axis and one entry, got shape {x.shape}")
     axis = _checks.integer("axis", axis)
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis must be in [{-x.ndim}, {x.ndim - 1}] for x of shape {x.shape}, got {axis}")
-    m = np.max(x, axis=axis, keepdims=True)
-    if np.isneginf(m).any():
+    if np.isneginf(x).all(axis=axis).any():
         raise ValueError("every slice of x along axis needs at least one finite entry")
-    with np.errstate(over="ignore"):  # x - m <= 0 can only overflow to -inf: weight 0
-        e = np.exp(x - m)
-    return e / e.sum(axis=axis, keepdims=True)
+    return x, axis
 
 
 def causal_mask(n):
@@ -91,9 +96,14 @@ def causal_mask(n):
            [ True,  True, False],
            [ True,  True,  True]])
     """
+    n = _validate_causal_mask(n)
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def _validate_causal_mask(n):
     n = _checks.positive_int("n", n)
     _checks.entries(f"n ** 2 = {_checks.show(n)} ** 2", 2 * n**2)  # the ones, and the mask
-    return np.tril(np.ones((n, n), dtype=bool))
+    return n
 
 
 def attention(q, k, v, *, mask=None, bias=None):

@@ -49,11 +49,14 @@ SCHEME_STYLE = {
     "learned": {"color": PALETTE["orange"], "marker": "s"},
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
+    "sinusoidal_2d": {"color": PALETTE["sky"], "marker": "v"},
+    "rope_2d": {"color": PALETTE["vermillion"], "marker": "P"},
 }
-"""One colour and one marker per position scheme.
+"""One colour and one marker per position scheme of ``posenc.schemes.SCHEMES``.
 
 Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
-differ, so lines stay apart in grey print too.
+differ, so lines stay apart in grey print too. The grid schemes of chapter 8
+take the light blue of MAE's table and the vermillion left over.
 """
 
 FIGURE_WIDTH = 6.6

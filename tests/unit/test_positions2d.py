@@ -33,6 +33,7 @@ from posenc import (
     sinusoidal,
     sinusoidal_2d,
 )
+from posenc.model import init_model
 from tools.paths import FIXTURES
 
 REFERENCE = json.loads((FIXTURES / "grids_reference.json").read_text())
@@ -631,6 +632,7 @@ def test_rope_2d_refuses_base_none_instead_of_using_ropes_default():
     (lambda: mrope_position_ids([np.array(3)]), TypeError, r"^segments\[0\] must be"),
     (lambda: mrope_position_ids([("image", np.array(3))]), TypeError,
      r"^segments\[0\]\[1\] must be the image's \(t, h, w\)"),
+    (lambda: init_model("rope_2d", grid=np.array(3)), TypeError, "^grid must be a pair"),
     # x of width 0: the message named d_model, which mrope does not have
     (lambda: mrope(np.ones((2, 0)), np.zeros((3, 2)), sections=[0, 0]), ValueError,
      "^the last dimension of x must be even and at least 2"),
