@@ -35,6 +35,7 @@ import numpy as np
 import pytest
 
 import posenc
+from memory_limit import memory_limit
 from posenc import _checks, backward, model, plot, stats, tables, tasks, training
 
 matplotlib.use("Agg")
@@ -294,25 +295,23 @@ SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup}
 CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
 
 # Run in a child process whose address space is limited to what it holds
-# after importing, plus a margin far below the cap: a function that built
-# anything of the cap's size before refusing fails with a MemoryError there.
+# after importing, plus a margin far below the cap (memory_limit.py): a
+# function that built anything of the cap's size before refusing fails with a
+# MemoryError there.
 _UNDER_A_MEMORY_LIMIT = r"""
-import importlib.util, json, resource, sys
+import importlib.util, json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))  # for memory_limit.py
 spec = importlib.util.spec_from_file_location("calls", sys.argv[1])
 calls = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(calls)
-def vm_size():
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
-margin = 64 * 2**20
-resource.setrlimit(resource.RLIMIT_AS, (vm_size() + margin, resource.RLIM_INFINITY))
 outcomes = []
-for f, call, n in calls.ABOVE_THE_CAP:
-    try:
-        f(**call(n))
-        outcomes.append("returned")
-    except BaseException as error:
-        outcomes.append(f"{type(error).__name__}: {error}")
+with calls.memory_limit():
+    for f, call, n in calls.ABOVE_THE_CAP:
+        try:
+            f(**call(n))
+            outcomes.append("returned")
+        except BaseException as error:
+            outcomes.append(f"{type(error).__name__}: {error}")
 print(json.dumps(outcomes))
 """
 

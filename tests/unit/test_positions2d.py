@@ -33,6 +33,7 @@ from posenc import (
     sinusoidal,
     sinusoidal_2d,
 )
+from memory_limit import memory_limit
 from posenc.model import init_model
 from tools.paths import FIXTURES
 
@@ -603,8 +604,9 @@ def test_interpolate_table_gives_finite_numbers_or_a_named_refusal(data, dtype):
 
 def test_interpolate_table_counts_its_weights_before_building_them():
     # 2048 rows resized to 2**17 built 2 GiB of weights for 2**17 numbers
-    with pytest.raises(ValueError, match=r"^new_grid = \(131072, 1\) from grid = \(2048, 1\) with 1 "
-                                         r"columns: the weights .* would need 270796817 numbers"):
+    with memory_limit(), pytest.raises(ValueError, match=r"^new_grid = \(131072, 1\) from grid = "
+                                                         r"\(2048, 1\) with 1 columns: the weights "
+                                                         r".* would need 270796817 numbers"):
         interpolate_table(np.zeros((2048, 1)), (2048, 1), (2**17, 1))
 
 
@@ -612,7 +614,8 @@ def test_interpolate_table_counts_its_weights_before_building_them():
                                       [("text", 2**26), ("text", 2**26)]])
 def test_mrope_position_ids_counts_every_segment_before_building_any(segments):
     # ("text", 10**10) allocated 74.5 GiB; ("text", 2**27) took 1 GiB for 6 s
-    with pytest.raises(ValueError, match=r"^3 ids for each of the [0-9]+ tokens of segments would need"):
+    with memory_limit(), pytest.raises(ValueError, match=r"^3 ids for each of the [0-9]+ tokens of "
+                                                         r"segments would need"):
         mrope_position_ids(segments)
 
 

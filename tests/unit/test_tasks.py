@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_limit import memory_limit
 from posenc.model import forward, init_model
 from posenc.tasks import (
     ORDER_VOCAB,
@@ -225,7 +226,8 @@ def test_bad_input_gets_an_error_that_names_the_argument(call, error, words):
     (lambda: left_of_test_set(10**400, 4, width=2), r"^n_pairs \* length\*\*2 = ~1e\+400 \* 4\*\*2"),
 ])
 def test_grid_tasks_count_their_pairs_of_cells_before_drawing_them(call, words):
-    with pytest.raises(ValueError, match=words + " would need .* numbers, more than the 134,217,728"):
+    with memory_limit(), pytest.raises(ValueError, match=words + " would need .* numbers, more than "
+                                                                 "the 134,217,728"):
         call()
 
 
