@@ -49,14 +49,15 @@ SCHEME_STYLE = {
     "learned": {"color": PALETTE["orange"], "marker": "s"},
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
-    "sinusoidal_2d": {"color": PALETTE["sky"], "marker": "v"},
-    "rope_2d": {"color": PALETTE["vermillion"], "marker": "P"},
+    "t5": {"color": PALETTE["vermillion"], "marker": "v"},
+    "sinusoidal_2d": {"color": PALETTE["sky"], "marker": "p"},
+    "rope_2d": {"color": PALETTE["black"], "marker": "P"},
 }
 """One colour and one marker per position scheme of ``posenc.schemes.SCHEMES``.
 
 Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
 differ, so lines stay apart in grey print too. The grid schemes of chapter 8
-take the light blue of MAE's table and the vermillion left over.
+take the light blue of MAE's table and black.
 """
 
 FIGURE_WIDTH = 6.6
