@@ -61,6 +61,7 @@ def softmax(x, axis=-1):
 
 
 def _validate_softmax(x, axis):
+    """The checks of :func:`softmax`: logits, an axis, a finite entry in every slice."""
     x = _checks.logits("x", x)
     if x.ndim == 0 or x.size == 0:
         raise ValueError(f"x must have at least one axis and one entry, got shape {x.shape}")
@@ -101,6 +102,7 @@ def causal_mask(n):
 
 
 def _validate_causal_mask(n):
+    """The checks of :func:`causal_mask`: ``n >= 1``, and the cap."""
     n = _checks.positive_int("n", n)
     _checks.entries(f"n ** 2 = {_checks.show(n)} ** 2", 2 * n**2)  # the ones, and the mask
     return n

@@ -52,6 +52,7 @@ def grid_positions(height, width):
 
 
 def _validate_grid_positions(height, width):
+    """The checks of :func:`grid_positions`: two sizes >= 1, and the cap."""
     height = _checks.positive_int("height", height)
     width = _checks.positive_int("width", width)
     # the index, its row, its column, and the pairs
@@ -112,6 +113,7 @@ def sinusoidal_2d(height, width, d_model, *, base=10000.0, layout="halves"):
 
 
 def _validate_sinusoidal_2d(height, width, d_model, layout):
+    """The checks of :func:`sinusoidal_2d`: sizes, a width of whole pairs in each half, the cap."""
     height = _checks.positive_int("height", height)
     width = _checks.positive_int("width", width)
     d_model = _checks.positive_int("d_model", d_model)
@@ -207,6 +209,7 @@ _OVERSHOOT = "table resized bicubically (Keys' kernel overshoots its inputs next
 
 
 def _validate_interpolate_table(table, grid, new_grid):
+    """The checks of :func:`interpolate_table`: the table, its two grids, and the cap."""
     height, width = _grid("grid", grid)
     new_height, new_width = _grid("new_grid", new_grid)
     table = _checks.real_array("table", table, ndim=2)
@@ -287,6 +290,7 @@ def rope_2d(x, positions, *, base=100.0, layout="interleaved"):
 
 
 def _validate_rope_2d(x, positions, base):
+    """The checks of :func:`rope_2d`: two halves of whole pairs, a (row, column) per row, a base."""
     x = _checks.real_array("x", x, min_ndim=2)
     n, d = x.shape[-2], x.shape[-1]
     if d % 4 or d == 0:
@@ -481,6 +485,7 @@ def mrope(x, position_ids, *, sections, base=10000.0):
 
 
 def _validate_mrope(x, position_ids, sections):
+    """The checks of :func:`mrope`: three ids per row of ``x``, sections that fill its pairs."""
     x = _checks.real_array("x", x, min_ndim=2)
     n, d = x.shape[-2], x.shape[-1]
     ids = _checks.real_array("position_ids", position_ids, ndim=2)

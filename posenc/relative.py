@@ -64,6 +64,7 @@ def relative_positions(q_len, k_len, max_distance=None):
 
 
 def _validate_relative_positions(q_len, k_len, max_distance):
+    """The checks of :func:`relative_positions`, and the cap."""
     q_len = _checks.positive_int("q_len", q_len)
     k_len = _checks.positive_int("k_len", k_len)
     _checks.entries(f"q_len * k_len = {_checks.show(q_len)} * {_checks.show(k_len)}",
@@ -164,6 +165,7 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
 
 
 def _validate_t5_bucket(relative_position, bidirectional, num_buckets, max_distance):
+    """The checks of :func:`t5_bucket`: integers, and buckets that leave room for the log scale."""
     rel = _checks.integer_array("relative_position", relative_position, dtype=None)
     bidirectional = _checks.boolean("bidirectional", bidirectional)
     num_buckets = _checks.integer(
@@ -284,6 +286,7 @@ def alibi_bias(n_heads, length, *, causal=True):
 
 
 def _validate_alibi_bias(n_heads, length, causal):
+    """The checks of :func:`alibi_bias`, and the cap."""
     n_heads = _heads(n_heads)
     length = _checks.positive_int("length", length)
     causal = _checks.boolean("causal", causal)

@@ -87,6 +87,7 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
 
 
 def _validate_frequencies(d_model, base, endpoint):
+    """The checks of :func:`frequencies`: a width, a base greater than 1, and the cap."""
     d_model = _checks.positive_int("d_model", d_model)
     base = _base(base)
     endpoint = _checks.boolean("endpoint", endpoint)

@@ -97,6 +97,7 @@ def lookup(table, indices):
 
 
 def _validate_lookup(table, indices):
+    """The checks of :func:`lookup`: a float table, row numbers inside it, and the cap."""
     table = _float_array("table", table, ndim=2)
     indices = _checks.integer_array("indices", indices, low=0, high=len(table),
                                     what=f"the table has {len(table)} rows")
@@ -139,6 +140,7 @@ def lookup_backward(grad, indices, n_rows):
 
 
 def _validate_lookup_backward(grad, indices, n_rows):
+    """The checks of :func:`lookup_backward`: a gradient for every index, and the cap."""
     n_rows = _checks.positive_int("n_rows", n_rows)
     indices = _checks.integer_array("indices", indices, low=0, high=n_rows,
                                     what=f"the table has {n_rows} rows")

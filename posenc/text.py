@@ -56,6 +56,7 @@ def tokenize(text, *, lower=False):
 
 
 def _validate_tokenize(text, lower):
+    """The checks of :func:`tokenize`: a str with at least one word."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     lower = _checks.boolean("lower", lower)
@@ -186,6 +187,7 @@ def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
 
 
 def _validate_random_embeddings(vocab_size, d_model, seed, scale):
+    """The checks of :func:`random_embeddings`, and the cap."""
     vocab_size = _checks.positive_int("vocab_size", vocab_size)
     d_model = _checks.positive_int("d_model", d_model)
     _checks.entries(f"vocab_size * d_model = {_checks.show(vocab_size)} * {_checks.show(d_model)}",
