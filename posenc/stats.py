@@ -577,8 +577,9 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
 
     Parameters
     ----------
-    differences : array_like of shape (n_seeds,) or (n_seeds, n_items)
-        ``a - b`` on the seeds where both converged.
+    differences : array_like of shape (n_seeds,) or (n_seeds, n_items), or a Comparison
+        ``a - b`` on the seeds where both converged (a :class:`Comparison`
+        gives its own, ``comparison.rows``).
     n_seeds : int, optional
         Seeds per simulated experiment; by default as many as observed.
     level : float, default 0.95
@@ -592,6 +593,8 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
     >>> power(d), power(d, n_seeds=4)
     (0.66575, 0.26025)
     """
+    if isinstance(differences, Comparison):
+        differences = differences.rows
     d = _values("differences", differences, min_ndim=1)
     if d.ndim > 2 or d.shape[0] < 2 or (d.ndim == 2 and d.shape[1] < 2):
         raise ValueError(f"differences must be (n_seeds,) or (n_seeds, n_items), at least 2 of "
@@ -630,7 +633,8 @@ class Comparison:
     above: int
     below: int
     margin: float
-    differences: np.ndarray = field(compare=False, repr=False)
+    differences: np.ndarray = field(compare=False, repr=False)  # each compared seed's mean difference
+    rows: np.ndarray = field(default=None, compare=False, repr=False)  # a - b on those seeds, as given
 
     @property
     def estimate(self):
@@ -707,7 +711,7 @@ def compare(a, b, *, converged_a=None, converged_b=None, margin=MARGIN, level=0.
     p_sign = sign_flip_pvalue(per_seed) if per_seed.size <= _MOST_SIGN_SEEDS else float("nan")
     return Comparison(verdict, n, int(ok_a.sum()), int(ok_b.sum()), t_pvalue(verdict.estimate),
                       p_sign, int(np.sum(per_seed > margin)), int(np.sum(per_seed < -margin)),
-                      margin, per_seed)
+                      margin, per_seed, diff)
 
 
 def pool(estimates):

@@ -189,8 +189,8 @@ def main(argv=None):
     with contextlib.suppress(OSError):
         os.nice(10)
     start = time.process_time()
+    version = code_version()  # before the chapter's cells load posenc
     ns = chapter_design()
-    version = code_version()
     if version["uncommitted_changes"]:
         print("warning: posenc or the chapter has changes not committed; the file records it",
               file=sys.stderr)
