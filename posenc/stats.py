@@ -38,8 +38,10 @@ Everything here is NumPy; Student's t quantile is computed exactly
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from importlib import resources
 
 import numpy as np
 
@@ -48,7 +50,7 @@ from . import _checks
 __all__ = ["Estimate", "standard_error", "over_seeds", "seeds_and_items", "pair_means",
            "paired_difference", "t_quantile", "decide", "converged", "CONVERGED_ACCURACY",
            "rankable", "group_estimate", "t_pvalue", "sign_flip_pvalue", "holm", "decide_family",
-           "power", "Comparison", "compare", "pool", "RANK_SHARE", "MARGIN"]
+           "power", "Comparison", "compare", "pool", "replication", "RANK_SHARE", "MARGIN"]
 
 #: The held-out accuracy that the book's convergence rule asks for at every training length.
 CONVERGED_ACCURACY = 0.99
@@ -740,3 +742,30 @@ def pool(estimates):
     mean = float(np.sum(n * [e.mean for e in estimates]) / N)
     se = float(np.sqrt(np.sum((n * [e.se for e in estimates]) ** 2)) / N)
     return Estimate(mean, se, int(sum(e.df for e in estimates)), int(N))
+
+
+def replication():
+    """The stored replication of chapter 6, as ``make replicate`` wrote it.
+
+    ``tools/replicate_length.py`` reruns the chapter's design on its own
+    seeds (set 0) and on further sets of 16 seeds, each with test sets of
+    its own, and stores every set's per-seed results and decisions and a
+    summary: how often each verdict of set 0 repeated, and the estimate
+    pooled over the further sets (:func:`pool`). The file ships with the
+    package (``posenc/data/replication_length.json``), so that the chapter
+    runs anywhere.
+
+    Returns
+    -------
+    dict
+        A fresh copy each call: ``made_by``, ``code_version`` (the commit,
+        the versions, the arithmetic pin), ``design``, ``sets`` and
+        ``summary``.
+
+    Examples
+    --------
+    >>> r = replication()
+    >>> r["sets"][0]["seeds"] == list(range(16)), len(r["sets"]) >= 9
+    (True, True)
+    """
+    return json.loads(resources.files(__package__).joinpath("data", "replication_length.json").read_text())

@@ -13,7 +13,8 @@ set's seeds. Set 0 also gets the fixed-budget control of the chapter's
 primary comparisons (every model trained all 1500 steps); ``--fixed-sets``
 gives it to more sets.
 
-It writes ``book/data/replication_length.json``:
+It writes ``posenc/data/replication_length.json`` (package data, read by
+``posenc.stats.replication``, so that the chapter runs alone, on Colab too):
 
 - ``code_version``: the commit, whether posenc or the chapter had changes
   not committed, the versions of Python, NumPy and posenc, and the
@@ -34,7 +35,7 @@ retrains one model of the file to check it; the chapter checks that set 0
 is what it computes itself. Not run by nbval or ``make test``: about 15
 CPU-minutes (nice 10, one process).
 
-    python -m tools.replicate_length [--sets 9] [--out book/data/replication_length.json]
+    python -m tools.replicate_length [--sets 9] [--out posenc/data/replication_length.json]
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ sys.path.insert(0, str(ROOT))
 from tools.paths import ARITHMETIC_ENV  # noqa: E402  (before numpy: the pin)
 
 CHAPTER = ROOT / "book" / "06_length.ipynb"
-OUT = ROOT / "book" / "data" / "replication_length.json"
+# package data, so that the chapter, which shows it, runs anywhere (posenc.stats.replication)
+OUT = ROOT / "posenc" / "data" / "replication_length.json"
 TAG = "replicate"
 SET_SIZE = 16
 

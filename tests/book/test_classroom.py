@@ -383,7 +383,7 @@ def test_the_plain_check_finds_roles_and_missing_captions():
 def test_student_folder_has_the_pages_the_chapters_point_to(student):
     folder = student[BOOK_NOTEBOOKS[0]].parent
     readme = (folder / "README.md").read_text()
-    for page in ("notation.md", "glossary.md", "references.md"):
+    for page in ("notation.md", "glossary.md", "experiments.md", "references.md"):
         text = (folder / page).read_text()
         assert f"[`{page}`]({page})" in readme, f"the student README does not link {page}"
         assert not plain_myst.leftover_roles(text), (page, plain_myst.leftover_roles(text))
