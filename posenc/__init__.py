@@ -11,9 +11,10 @@ sinusoidal   the encoding of Vaswani et al. (2017) and its rotation matrices
 text         tokens, vocabularies, indices, random embeddings
 attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
-scaling      RoPE past its training length: PI, NTK, YaRN, Llama 3.1
+scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
 relative     relative positions, T5 buckets, ALiBi
 positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
+families     the position machinery of real model families (Llama, OPT, DeBERTa...)
 by_hand      one table entry computed step by step, as with a pencil
 tables       learned position tables: init, look-up, and its backward pass
 tasks        the order and look-back tasks, and their balanced test sets
@@ -37,12 +38,14 @@ function. The book keeps the short calls that readers type, and names every
 other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import backward, exercises, model, plot, schemes, stats, tables, tasks, training
+from . import backward, exercises, families, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .backward import *  # noqa: F401,F403
 from .backward import __all__ as _backward_all
 from .by_hand import explain_entry  # noqa: F401
+from .families import *  # noqa: F401,F403
+from .families import __all__ as _families_all
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .positions2d import *  # noqa: F401,F403
@@ -83,8 +86,10 @@ __all__ = [
     *_backward_all,
     *_training_all,
     *_precision_all,
+    *_families_all,
     "backward",
     "exercises",
+    "families",
     "model",
     "plot",
     "schemes",

@@ -10,7 +10,7 @@ built book numbers and names it:
 
 - ``{cite:t}`` and ``{cite:p}`` become "Haviv et al. (2022)" and "(Haviv et
   al., 2022)": the labels of the site's author-year style
-  (``book/_ext/posenc_site.py``, ``AuthorYearLabels``), over the entries the
+  (``book/_ext/posenc_bibstyle.py``), over the entries the
   book cites, several keys sorted as the site sorts them;
 - ``{numref}`` becomes "Figure 1.4": the chapter's number (its place among
   the chapters of the numbered parts of ``_toc.yml``), then the figure's
@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
-import importlib.util
 import pathlib
 import re
 import unicodedata
 
 import nbformat
 import yaml
+
+from book._ext.posenc_bibstyle import AuthorYearStyle
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -222,16 +222,6 @@ def _without_code(text):
     return FENCE_RE.sub(blank, text)
 
 
-@functools.cache
-def _site_style():
-    """``book/_ext/posenc_site.py``, the site's extension, for its author-year style."""
-    path = ROOT / "book" / "_ext" / "posenc_site.py"
-    spec = importlib.util.spec_from_file_location("posenc_site_for_tools", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 class Book:
     """The targets of the roles of a book: its pages, numbered as ``_toc.yml``
     numbers them, and its bibliography.
@@ -244,9 +234,11 @@ class Book:
     def __init__(self, root=ROOT, extra=()):
         self.root = pathlib.Path(root)
         self.docs = {}
+        self.files = {}  # stem -> the file's path in _toc.yml, "book/02_sines"
         chapter = 0
         for file, numbered in toc_files(self.root):
             path = _page_path(self.root, file)
+            self.files[path.stem] = file
             number = None
             if numbered:
                 chapter += 1
@@ -256,6 +248,25 @@ class Book:
             if path.stem not in self.docs:
                 self.docs[path.stem] = read_doc(path.stem, path, None)
         self._labels = None
+
+    # --- the HTML book -----------------------------------------------------------
+
+    def html_url(self, here=None):
+        """The address of the HTML book, or of its page ``here``.
+
+        .github/workflows/pages.yml publishes ``_build/html`` on the GitHub
+        Pages of the repository that ``_config.yml`` names (its one setting
+        for the repository): ``https://<owner>.github.io/<name>/``.
+        """
+        config = yaml.safe_load((self.root / "_config.yml").read_text()) or {}
+        repository = (config.get("repository") or {}).get("url")
+        if not repository:  # a book without a repository has no address
+            return None
+        owner, name = repository.rstrip("/").split("/")[-2:]
+        url = f"https://{owner.lower()}.github.io/{name}/"
+        if here in self.files:
+            url += f"{self.files[here]}.html"
+        return url
 
     # --- citations -------------------------------------------------------------
 
@@ -272,12 +283,11 @@ class Book:
             if files:
                 from pybtex.database import parse_file
 
-                site = _site_style()
                 entries = {}
                 for f in files:
                     entries.update(parse_file(str(f), bib_format="bibtex").entries)
                 cited = {k for d in self.docs.values() for k in d.cited if k in entries}
-                style = site.AuthorYearStyle()
+                style = AuthorYearStyle()
                 ordered = style.sort([entries[k] for k in cited])
                 for entry, label in zip(ordered, style.format_labels(ordered)):
                     who, year = label.rsplit(", ", 1)
@@ -305,7 +315,7 @@ class Book:
         entries = {}
         for f in self.bib_files():
             entries.update(parse_file(str(f), bib_format="bibtex").entries)
-        style = _site_style().AuthorYearStyle()
+        style = AuthorYearStyle()
         keys = sorted(self.labels, key=self._sort_key.__getitem__)
         lines = ["# References", "",
                  "The works the book cites, by first author. In the notebooks a citation",
@@ -450,12 +460,18 @@ class Book:
             block = ""
         elif name in ADMONITIONS:
             title = arg or name.capitalize()
-            block = f"---\n\n**{self.plain_inline(title, here)}**\n\n{self.plain(body, here)}\n\n---"
+            text = self.plain(body, here)
+            url = self.html_url(here)
+            if url and "posenc-widget" in options.get("class", "").split():  # HTML book only
+                text += f"\n\nThe HTML book draws it, on the page <{url}>."
+            block = f"---\n\n**{self.plain_inline(title, here)}**\n\n{text}\n\n---"
         elif name == "glossary":
             block = self._plain_glossary(body, here, options)
         elif name == "posenc-widget":  # drawn by the HTML book's JavaScript only
+            url = self.html_url(here)
+            where = f" It is on the page <{url}>." if url else ""
             block = (f"> **An interactive figure in the HTML book** ({arg}). "
-                     f"{self.plain(body, here)}")
+                     f"{self.plain(body, here)}{where}")
         else:
             return m[0]
         if indent:

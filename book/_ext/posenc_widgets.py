@@ -62,11 +62,12 @@ Adding a figure to a chapter
 2. Put the admonition above in the chapter, with a small nbformat script
    that adds that one markdown cell (so that it merges cleanly with the
    chapter owner's work).
-3. In ``tests/book/test_widgets.py``, add the name to ``EXPECTED`` and a
-   ``check_<name>(values)`` to ``CHECKS`` that recomputes the figure's
-   numbers with ``posenc`` and compares them with ``assert_close`` (1e-12).
-   The browser test then moves every slider of the figure (keyboard and
-   set values, at least three moves each), checks each move, a tap on a
+3. Write ``tests/book/widget_checks/<slug>.py`` (or add to it): a
+   ``check_<name>(values)`` that recomputes the figure's numbers with
+   ``posenc`` and compares them with ``assert_close`` (1e-12), listed in
+   the module's ``CHECKS``. ``tests/book/test_widgets.py`` then requires
+   the figure on the site, moves every slider of it (keyboard and set
+   values, at least three moves each) and checks each move, a tap on a
    phone, light and dark contrast, print and the page without JavaScript.
 4. ``python -m tools.bench_widgets`` reports the figure's weight and its
    redraw time.
@@ -234,7 +235,7 @@ def add_assets(app, pagename, templatename, context, doctree):
 
 def add_static_path(app):
     """static/ (whose widgets/ folder holds the figures' files) is a static path;
-    posenc_site adds it too, so only if it is not there yet."""
+    posenc_assets adds it too, so only if it is not there yet."""
     paths = [Path(app.confdir, p).resolve() for p in app.config.html_static_path]
     if STATIC not in paths:
         app.config.html_static_path.append(str(STATIC))
