@@ -81,6 +81,7 @@ WORKING_CALLS = {
     model.unstack: dict(model=model.init_model("rope", seed=[0, 1])),
     model.init_model: dict(scheme="rope"),
     model.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    model.forward_by_definition: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
     backward.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
@@ -129,12 +130,14 @@ WORKING_CALLS = {
 # the model's functions again, on a stack of models and on a float16 model
 MORE_CALLS = [
     (model.forward, dict(model=STACK, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.attention_weights, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.accuracy, dict(model=STACK, tokens=[[0, 1, 2]], labels=[1])),
     (backward.loss_and_grads, dict(model=STACK, tokens=[[0, 1, 2]], labels=[[1], [0]])),
     (training.train, dict(model=STACK, steps=2, batch_size=2, seed=[3, 4])),
     (model.unstack, dict(model=STACK)),
     (model.forward, dict(model=HALF, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=HALF, tokens=[[0, 1, 2]])),
     (backward.loss_and_grads, dict(model=HALF, tokens=[[0, 1, 2]], labels=[1])),
     (training.train, dict(model=HALF, steps=2, batch_size=2)),
 ]
@@ -262,6 +265,20 @@ def test_every_public_function_has_a_working_call():
 CAP = _checks.MAX_ENTRIES
 SIDE = math.isqrt(CAP) + 1 + (math.isqrt(CAP) + 1) % 2  # even, and SIDE**2 > CAP
 
+NONE = model.init_model("none")
+
+
+def _first_above(count):
+    """The smallest n whose count(n) exceeds CAP (count grows with n)."""
+    low, high = 1, 2
+    while count(high) <= CAP:
+        low, high = high, 2 * high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if count(mid) <= CAP else (low, mid)
+    return high
+
+
 # (function, its call with a size n, an n whose call builds just over CAP
 # numbers: its result alone, or for the grid tasks the pairs of cells they
 # draw from). A new function that allocates gets a row here.
@@ -296,9 +313,21 @@ ABOVE_THE_CAP = [
     (posenc.rope_cos_sin, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
     (posenc.llama_permutation, lambda n: dict(head_dim=2, n_heads=n), CAP // 4 + 1),
     (posenc.chunked_causal_mask, lambda n: dict(n=n, chunk_size=2), SIDE),
+    # the tiny model (8 tokens, d_model 16, 4 heads): its parameters drawn in float64 and
+    # converted; the engine's table and, per sequence, scores, weights, q, k, v, a gradient
+    # and one-hot tokens; a training history, a held-out set
+    (model.init_model, lambda n: dict(scheme="none", n_classes=n), (CAP - 1792) // 34 + 1),
+    *[(f, lambda n, extra=extra: dict(model=NONE, tokens=np.zeros((1, n), dtype=np.int8), **extra),
+       _first_above(lambda n: n * (840 + 8 * n)))
+      for f, extra in [(model.forward, {}), (model.attention_weights, {}), (model.forward_by_definition, {}),
+                       (model.accuracy, {"labels": [0]}), (backward.loss_and_grads, {"labels": [0]})]],
+    (training.train, lambda n: dict(model=NONE, steps=n), (CAP - 114688) // 3 + 1),
+    (training.held_out_accuracy, lambda n: dict(model=NONE, lengths=(2, n), n_items=1000),
+     _first_above(lambda n: 500 * (n - 1) * (n + 2) + n * (840 + 8 * n))),
 ]
 # the rows whose size is the shape of an array, which cannot be 10**400
-SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup}
+SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, model.forward, model.attention_weights,
+                     model.forward_by_definition, model.accuracy, backward.loss_and_grads}
 
 CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
 
@@ -369,8 +398,7 @@ def test_every_function_that_takes_a_size_has_a_row_above_the_cap():
     sizes = {"n", "length", "d_model", "vocab_size", "n_rows", "n_examples", "n_pairs", "height",
              "q_len", "head_dim", "new_grid", "segments"}
     rows = {f for f, _, _ in ABOVE_THE_CAP}
-    owned_elsewhere = {model.init_model, training.train, training.held_out_accuracy,
-                       posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes,
+    owned_elsewhere = {posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes,
                        posenc.mpt_alibi_slopes}
     missing = sorted(f.__name__ for f in WORKING_CALLS
                      if sizes & set(inspect.signature(f).parameters) and f not in rows | owned_elsewhere)
