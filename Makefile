@@ -38,7 +38,7 @@ help:
 	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
 	@echo "              and chapter 6's training and scoring before and after issue 25's speed-up"
 	@echo "make replicate  rerun chapter 6's experiment on 9 further sets of 16 seeds, with the fixed-budget"
-	@echo "              control (about 15 CPU-minutes; writes posenc/data/replication_length.json)"
+	@echo "              control (about 7 CPU-minutes; writes posenc/data/replication_length.json)"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 

@@ -32,8 +32,8 @@ It writes ``posenc/data/replication_length.json`` (package data, read by
 ``tests/book/test_replication.py`` re-derives the summary and each set's
 means, counts and sign-flip tests from the stored per-seed results, and
 retrains one model of the file to check it; the chapter checks that set 0
-is what it computes itself. Not run by nbval or ``make test``: about 15
-CPU-minutes (nice 10, one process).
+is what it computes itself. Not run by nbval or ``make test``: about 7
+CPU-minutes here (nice 10, one process).
 
     python -m tools.replicate_length [--sets 9] [--out posenc/data/replication_length.json]
 """
