@@ -35,7 +35,7 @@ The settings are a dictionary in the form that Hugging Face Transformers
 keeps: a model's ``rope_scaling`` (``config.json``, Transformers 4) or its
 ``config.rope_parameters`` (Transformers 5), for example ``{"rope_type":
 "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}``. Each
-``rope_type`` is one entry of :data:`ROPE_TYPES`, as in Transformers'
+``rope_type`` is one entry of ``posenc.scaling.ROPE_TYPES``, as in Transformers'
 ``ROPE_INIT_FUNCTIONS``: the function that computes it, the keys it needs
 and the keys it may have. The arithmetic follows Transformers'
 ``modeling_rope_utils`` step by step, so that the numbers agree with the
@@ -66,15 +66,19 @@ MAX_LENGTH = 2**53
 """The longest ``seq_len`` or context: float64 holds every integer up to it."""
 
 RELATIVE_TOLERANCE = 5e-6
-"""How closely the frequencies agree with the reference implementations.
+"""How closely the frequencies agree with the reference implementations
+in tests/fixtures/rope_scaling_reference.json (factors up to 64).
 
 They compute in float32, posenc in float64. Float32 rounds each operation
 by up to :math:`2^{-24} \\approx 6 \\times 10^{-8}` (relative); over the few
 operations of a method that stays below :math:`5 \\times 10^{-7}`, except in
-YaRN's blend, where the weight :math:`1 - \\gamma_i` cancels in float32 and
-its error is multiplied by up to :math:`s`: :math:`3.7 \\times 10^{-6}` for
-``factor`` 64 without truncation. The same Transformers functions run in
-float64 agree with posenc to :math:`10^{-14}`.
+the two blends, YaRN's and Llama 3.1's, :math:`(1 - w)\\,\\theta/s + w\\,\\theta`:
+float32 computes the weight :math:`w` to about :math:`10^{-7}`, and where
+:math:`w` is small that error is multiplied by up to :math:`s`. The bound
+that holds for them grows with the factor, :math:`2 \\times 10^{-7}\\, s`
+(tests/unit/test_scaling.py, on 288 settings): 7.4e-6 for YaRN at ``factor``
+128, more than this constant. The same Transformers functions run in float64
+agree with posenc to :math:`10^{-14}`.
 """
 
 
@@ -139,7 +143,7 @@ def rope_frequencies(head_dim, *, base=None, scaling=None, seq_len=None):
         an optional ``partial_rotary_factor`` (in (0, 1]: the frequencies
         are those of the first ``int(head_dim * partial_rotary_factor)``
         features, as in Transformers, except for ``proportional``), and the
-        keys of the type (:data:`ROPE_TYPES` lists them):
+        keys of the type (``posenc.scaling.ROPE_TYPES`` lists them):
 
         * ``linear``, ``ntk``: ``factor``;
         * ``dynamic``: ``factor``, ``original_max_position_embeddings``
@@ -197,9 +201,10 @@ def rope_frequencies(head_dim, *, base=None, scaling=None, seq_len=None):
     The arithmetic is that of ``transformers.modeling_rope_utils`` (the
     functions of ``ROPE_INIT_FUNCTIONS``, and each model's
     ``compute_default_rope_parameters`` and ``compute_axial_rope_parameters``),
-    in float64; Transformers works in float32, and the two agree to
-    ``RELATIVE_TOLERANCE``, 5e-6 relative (its docstring says where the
-    float32 error comes from). ``ntk`` is not a type of Transformers: it is
+    in float64; Transformers works in float32, and the two agree to 5e-7
+    relative, and to ``2e-7 * factor`` in YaRN's and Llama 3.1's blends
+    (``RELATIVE_TOLERANCE``'s docstring says where the float32 error comes
+    from). ``ntk`` is not a type of Transformers: it is
     the fixed NTK-aware base of bloc97's post, as in the YaRN repository's
     ``LlamaNTKScaledRotaryEmbedding``. A setting whose base or frequencies
     would overflow or underflow float64 is refused by name, as is a
@@ -373,7 +378,7 @@ def _axial(d, base, params, seq_len):
 
 @dataclass(frozen=True)
 class RopeType:
-    """One entry of :data:`ROPE_TYPES`: how a ``rope_type`` computes its frequencies.
+    """One entry of ``posenc.scaling.ROPE_TYPES``: how a ``rope_type`` computes its frequencies.
 
     ``compute(d, base, params, seq_len)`` returns ``(inv_freq,
     attention_factor)``; ``required`` and ``optional`` name the keys it reads
