@@ -13,7 +13,7 @@
   // BEGIN DATA (python -m tools.widget_data writes it; do not edit)
   const DATA = {
    "notebook": "book/04_learned.ipynb",
-   "code_sha256": "6451ae15296d3aa80b2dd8626fb5e3f39dfbaf116067825ddd40ea95a33bcf0e",
+   "code_sha256": "c6695cac4ba9c0c89e1578ea69b57d8c08a55d404d16b52a96128f216ce063ca",
    "what": "models['learned'][seed]['params']['P'][:24] for the 16 seeds",
    "shape": [
     16,
