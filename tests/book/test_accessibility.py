@@ -183,22 +183,27 @@ def test_no_page_scrolls_sideways_on_a_phone(axe_visit, site, chromium):
     assert not wide, "pages that scroll sideways:\n" + "\n".join(wide)
 
 
+def scrolling_boxes(axe_visit, kind):
+    """(how many boxes of ``kind`` scroll, the problems found): a box that
+    scrolls must take focus and show its cue; one that fits shows neither."""
+    problems, scrolling = [], 0
+    for (page, width), result in axe_visit["results"].items():
+        for box in result["info"][kind]:
+            where = f"{page.name} at {width} px, #{box['section']}: {box['text']!r}"
+            if box["scrolls"]:
+                scrolling += 1
+                problems += [f"{where} scrolls but cannot take focus"] * (not box["focusable"])
+                problems += [f"{where} scrolls without a visible cue"] * (not box["cue"])
+            elif box["focusable"] or box["cue"]:
+                problems.append(f"{where} fits but is a Tab stop or shows the cue")
+    return scrolling, problems
+
+
 def test_wide_formulas_scroll_in_a_focusable_box_with_a_cue(axe_visit):
     """At 390 px, each formula wider than the column scrolls in its own box,
     which takes keyboard focus and shows a cue (shadow, dotted rule); the
     formulas that fit are not extra Tab stops."""
-    problems, scrolling = [], 0
-    for (page, width), result in axe_visit["results"].items():
-        for formula in result["info"]["formulas"]:
-            where = f"{page.name} at {width} px, #{formula['section']}: {formula['text']!r}"
-            if formula["scrolls"]:
-                scrolling += 1
-                if not formula["focusable"]:
-                    problems.append(f"{where} scrolls but cannot take focus")
-                if not formula["cue"]:
-                    problems.append(f"{where} scrolls without a visible cue")
-            elif formula["focusable"]:
-                problems.append(f"{where} fits but is a Tab stop")
+    scrolling, problems = scrolling_boxes(axe_visit, "formulas")
     assert scrolling, "no formula scrolls at 390 px: the check saw nothing to check"
     assert not problems, "\n".join(problems)
 
@@ -209,18 +214,7 @@ def test_wide_tables_scroll_in_a_focusable_box_with_a_cue(axe_visit):
     the formulas' cue: the edge with more table beyond it fades, and a dotted
     rule runs under the box (issue 42: the third column was cut mid-word
     with nothing to say so)."""
-    problems, scrolling = [], 0
-    for (page, width), result in axe_visit["results"].items():
-        for table in result["info"]["tables"]:
-            where = f"{page.name} at {width} px, #{table['section']}: {table['text']!r}"
-            if table["scrolls"]:
-                scrolling += 1
-                if not table["focusable"]:
-                    problems.append(f"{where} scrolls but cannot take focus")
-                if not table["cue"]:
-                    problems.append(f"{where} scrolls without a visible cue")
-            elif table["cue"]:
-                problems.append(f"{where} fits but shows the cue")
+    scrolling, problems = scrolling_boxes(axe_visit, "tables")
     assert scrolling >= 5, f"only {scrolling} tables scroll at 390 px: the check saw too little"
     assert not problems, "\n".join(problems)
 
