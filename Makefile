@@ -19,14 +19,14 @@ export OPENBLAS_CORETYPE := Haswell
 # _build/html is what building the sources as they are now would give.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book pdf test execute student otter nbgrader exercises bench lock clean \
+.PHONY: help venv book pdf test execute student otter nbgrader exercises bench replicate lock clean \
 	lab lab-check classroom-venv classroom-check browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build, browser checks (axe-core)"
-	@echo "make lighthouse  Lighthouse scores of the landing page and chapters 2, 5, 7 (mobile, desktop)"
+	@echo "make lighthouse  Lighthouse scores of the landing page and every chapter (mobile, desktop)"
 	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
 	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
@@ -39,6 +39,8 @@ help:
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
 	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
 	@echo "              and chapter 6's training and scoring before and after issue 25's speed-up"
+	@echo "make replicate  rerun chapter 6's experiment on 9 further sets of 16 seeds, with the fixed-budget"
+	@echo "              control (about 7 CPU-minutes; writes posenc/data/replication_length.json)"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -151,10 +153,18 @@ bench: $(STAMP)
 	$(BIN)/python -m tools.bench_training
 	$(BIN)/python -m tools.bench_widgets
 
+# Not a test: chapter 6's design (its cells tagged "replicate") on set 0, the
+# chapter's seeds, and on 9 further sets of 16 seeds with test sets of their
+# own, each with the fixed-budget control of the primary comparisons.
+# One process, nice 10; the chapter shows what it stores.
+replicate: $(STAMP)
+	$(BIN)/python -m tools.replicate_length --sets 9
+
 # Not a test either: Lighthouse's scores (performance above all) depend on
 # the machine's load. Builds the book, serves it on 127.0.0.1 with gzip as a
-# static host does, and prints the scores of the landing page and chapters
-# 2, 5 and 7 with the mobile and desktop presets (reports in _build/lighthouse/).
+# static host does, and prints the scores of the landing page and every
+# chapter and appendix with the mobile and desktop presets, the median of 3
+# runs each (reports in _build/lighthouse/).
 lighthouse: $(STAMP) $(NODE_STAMP)
 	$(MAKE) --no-print-directory book
 	$(BIN)/python -m tools.lighthouse _build/html

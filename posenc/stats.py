@@ -38,8 +38,10 @@ Everything here is NumPy; Student's t quantile is computed exactly
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from importlib import resources
 
 import numpy as np
 
@@ -48,7 +50,7 @@ from . import _checks
 __all__ = ["Estimate", "standard_error", "over_seeds", "seeds_and_items", "pair_means",
            "paired_difference", "t_quantile", "decide", "converged", "CONVERGED_ACCURACY",
            "rankable", "group_estimate", "t_pvalue", "sign_flip_pvalue", "holm", "decide_family",
-           "power", "Comparison", "compare", "pool", "RANK_SHARE", "MARGIN"]
+           "power", "Comparison", "compare", "pool", "replication", "RANK_SHARE", "MARGIN"]
 
 #: The held-out accuracy that the book's convergence rule asks for at every training length.
 CONVERGED_ACCURACY = 0.99
@@ -651,8 +653,9 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
 
     Parameters
     ----------
-    differences : array_like of shape (n_seeds,) or (n_seeds, n_items)
-        ``a - b`` on the seeds where both converged.
+    differences : array_like of shape (n_seeds,) or (n_seeds, n_items), or a Comparison
+        ``a - b`` on the seeds where both converged (a :class:`Comparison`
+        gives its own, ``comparison.rows``).
     n_seeds : int, optional
         Seeds per simulated experiment; by default as many as observed.
     level : float, default 0.95
@@ -666,6 +669,8 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
     >>> power(d), power(d, n_seeds=4)
     (0.66575, 0.26025)
     """
+    if isinstance(differences, Comparison):
+        differences = differences.rows
     d = _values("differences", differences, min_ndim=1)
     if d.ndim > 2 or d.shape[0] < 2 or (d.ndim == 2 and d.shape[1] < 2):
         raise ValueError(f"differences must be (n_seeds,) or (n_seeds, n_items), at least 2 of "
@@ -704,7 +709,8 @@ class Comparison:
     above: int
     below: int
     margin: float
-    differences: np.ndarray = field(compare=False, repr=False)
+    differences: np.ndarray = field(compare=False, repr=False)  # each compared seed's mean difference
+    rows: np.ndarray = field(default=None, compare=False, repr=False)  # a - b on those seeds, as given
 
     @property
     def estimate(self):
@@ -778,7 +784,7 @@ def compare(a, b, *, converged_a=None, converged_b=None, margin=MARGIN, level=0.
     p_sign = sign_flip_pvalue(per_seed) if per_seed.size <= _MOST_SIGN_SEEDS else float("nan")
     return Comparison(verdict, n, int(ok_a.sum()), int(ok_b.sum()), t_pvalue(verdict.estimate),
                       p_sign, int(np.sum(per_seed > margin)), int(np.sum(per_seed < -margin)),
-                      margin, per_seed)
+                      margin, per_seed, diff)
 
 
 def pool(estimates):
@@ -807,3 +813,30 @@ def pool(estimates):
     mean = float(np.sum(n * [e.mean for e in estimates]) / N)
     se = float(np.sqrt(np.sum((n * [e.se for e in estimates]) ** 2)) / N)
     return Estimate(mean, se, int(sum(e.df for e in estimates)), int(N))
+
+
+def replication():
+    """The stored replication of chapter 6, as ``make replicate`` wrote it.
+
+    ``tools/replicate_length.py`` reruns the chapter's design on its own
+    seeds (set 0) and on further sets of 16 seeds, each with test sets of
+    its own, and stores every set's per-seed results and decisions and a
+    summary: how often each verdict of set 0 repeated, and the estimate
+    pooled over the further sets (:func:`pool`). The file ships with the
+    package (``posenc/data/replication_length.json``), so that the chapter
+    runs anywhere.
+
+    Returns
+    -------
+    dict
+        A fresh copy each call: ``made_by``, ``code_version`` (the commit,
+        the versions, the arithmetic pin), ``design``, ``sets`` and
+        ``summary``.
+
+    Examples
+    --------
+    >>> r = replication()
+    >>> r["sets"][0]["seeds"] == list(range(16)), len(r["sets"]) >= 9
+    (True, True)
+    """
+    return json.loads(resources.files(__package__).joinpath("data", "replication_length.json").read_text())

@@ -126,6 +126,7 @@ WORKING_CALLS = {
     stats.compare: dict(a=[0.9, 0.8, 0.7], b=[0.8, 0.8, 0.6], converged_a=[True, True, True],
                         converged_b=[True, True, True], margin=0.05, level=0.95),
     stats.pool: dict(estimates=[stats.over_seeds([0.1, 0.2, 0.15])]),
+    stats.replication: dict(),
 }
 
 # the model's functions again, on a stack of models and on a float16 model

@@ -345,6 +345,8 @@ def test_compare_uses_the_seeds_where_both_converged():
     per_seed = (a - b)[both].mean(axis=1)
     assert c.p_sign == stats.sign_flip_pvalue(per_seed) and c.p_t == stats.t_pvalue(c.estimate)
     assert (c.above, c.below) == (np.sum(per_seed > 0.05), np.sum(per_seed < -0.05))
+    np.testing.assert_array_equal(c.rows, (a - b)[both])
+    assert stats.power(c) == stats.power((a - b)[both])
     assert str(c).endswith(f"6 of 8 seeds; p = {c.p_t:.3f} (t), {c.p_sign:.3f} (sign flip); "
                            f"beyond ±0.05: {c.above} up, {c.below} down")
 
