@@ -14,12 +14,14 @@ The key covers every file of the repository that git tracks or would track
 committed, new files not yet added), except ``tests/``, which the build
 never reads (``_config.yml`` excludes it from the sources, and no module the
 build imports imports it: ``tests/book/test_book_key.py`` checks both);
-the installed packages and their versions; and the Python version. Without
-git, there is no key, and the book is always built.
+the packages installed in the environment (its site-packages) and their
+versions; and the Python version. Without git, there is no key, and the
+book is always built.
 
     python -m tools.book_key start   # before a build: note the key of the sources
     python -m tools.book_key seal    # after it succeeded: write _build/book.key
     python -m tools.book_key check   # exit 0 if _build/html is that build, unchanged
+    python -m tools.book_key key     # print the key of the sources now
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import importlib.metadata
 import json
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from tools.paths import HTML, ROOT
@@ -64,8 +67,11 @@ def inputs(root=ROOT):
         content = path.read_bytes() if path.is_file() else b"<missing>"
         digest.update(f"{name}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
         digest.update(content)
+    # the environment's own folders, not sys.path: pytest puts the
+    # repository on it, where posenc.egg-info would count as a package
+    folders = sorted({sysconfig.get_paths()[kind] for kind in ("purelib", "platlib")})
     packages = sorted(f"{d.metadata['Name']}=={d.version}"
-                      for d in importlib.metadata.distributions())
+                      for d in importlib.metadata.distributions(path=folders))
     digest.update("\n".join(packages + [sys.version]).encode())
     return digest.hexdigest()
 
@@ -130,11 +136,14 @@ def main(argv=None):
     if argv == ["seal"]:
         seal()
         return 0
+    if argv == ["key"]:
+        print(inputs() or "no key (not a git checkout)")
+        return 0
     if argv == ["check"]:
         ok, why = check()
         print(why)
         return 0 if ok else 1
-    print("usage: python -m tools.book_key start|seal|check", file=sys.stderr)
+    print("usage: python -m tools.book_key start|seal|check|key", file=sys.stderr)
     return 2
 
 

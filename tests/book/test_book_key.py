@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -79,6 +80,15 @@ def test_a_build_started_without_git_is_never_reused(tmp_path):
     assert book_key.start(build, tmp_path) is None
     book_key.seal(html, build)
     assert book_key.check(html, build, tmp_path)[0] is False
+
+
+def test_the_key_is_the_same_in_make_book_and_in_pytest():
+    """``make book`` notes the key from the command line, the fixture checks
+    it under pytest, whose sys.path holds the repository (and so the
+    project's own posenc.egg-info): the two must agree."""
+    shown = subprocess.run([sys.executable, "-m", "tools.book_key", "key"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert shown == book_key.inputs()
 
 
 def imported_modules(path):
