@@ -321,6 +321,23 @@ def _browser(chromium, **options):
     assert not problems, "\n".join(problems)
 
 
+def _scroll_to(locator):
+    """Scroll ``locator``'s element to the middle of the screen as a reader's
+    link, focus or finger does, and wait until the page has laid it out.
+
+    The site's sections are ``content-visibility: auto``: a section off the
+    screen is not laid out and holds a 1500-px placeholder. ``scrollIntoView``
+    (like a link to it, a focus or a scroll) makes the section relevant, so
+    it is laid out at its real height; Playwright's own
+    ``scroll_into_view_if_needed`` (the DevTools protocol's
+    ``DOM.scrollIntoViewIfNeeded``) does not: it scrolls to where the element
+    would be, inside a section still drawn as its placeholder, so a tap there
+    lands on whatever the next section paints over it."""
+    locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+    locator.page.evaluate("() => new Promise(done => requestAnimationFrame("
+                          "() => requestAnimationFrame(done)))")
+
+
 def _moves(slider):
     """Three or more moves of one slider: keyboard and set values."""
     lo, hi = int(slider["min"]), int(slider["max"])
@@ -517,7 +534,7 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
             for name in [n for n, path in pages.items() if path == page_path]:
                 figure = f"widget-{name}"
                 slider = page.locator(f"#{figure} input[type=range]").first
-                slider.scroll_into_view_if_needed()
+                _scroll_to(slider)
                 before = page.evaluate(VALUES_JS, figure)
                 box = slider.bounding_box()
                 page.touchscreen.tap(box["x"] + 0.9 * box["width"], box["y"] + box["height"] / 2)
