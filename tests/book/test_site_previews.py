@@ -94,16 +94,17 @@ def _desktop(page, site, steps, requests):
     steps["cite href"] = cite.get_attribute("href")
     quiet = []  # requests made while a preview opened (the page itself settled)
 
-    def settled():
+    def preview(link, action):
+        """What the preview box shows after ``action`` on ``link``."""
+        link.scroll_into_view_if_needed()
         page.evaluate(QUIET_JS)
-        return len(requests)
+        before = len(requests)
+        getattr(link, action)()
+        page.wait_for_timeout(500)
+        quiet.extend(requests[before:])
+        return _box(page)
 
-    term.scroll_into_view_if_needed()
-    before = settled()
-    term.hover()
-    page.wait_for_timeout(500)
-    steps["hover"] = _box(page)
-    quiet += requests[before:]
+    steps["hover"] = preview(term, "hover")
     box = page.locator("#posenc-preview")
     box.hover()
     page.wait_for_timeout(600)
@@ -112,23 +113,13 @@ def _desktop(page, site, steps, requests):
     page.wait_for_timeout(700)
     steps["after leaving"] = _box(page)
 
-    cite.scroll_into_view_if_needed()
-    before = settled()
-    cite.hover()
-    page.wait_for_timeout(500)
-    steps["citation"] = _box(page)
-    quiet += requests[before:]
+    steps["citation"] = preview(cite, "hover")
     steps["citation title left"] = cite.get_attribute("title")
     page.mouse.move(2, 2)
     page.wait_for_timeout(700)
 
     page.keyboard.press("Tab")  # a keyboard user: focus shows the ring, and the preview
-    term.scroll_into_view_if_needed()
-    before = settled()
-    term.focus()
-    page.wait_for_timeout(200)
-    steps["focus"] = _box(page)
-    quiet += requests[before:]
+    steps["focus"] = preview(term, "focus")
     page.keyboard.press("Escape")
     page.wait_for_timeout(200)
     steps["after Escape"] = _box(page)
