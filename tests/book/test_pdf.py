@@ -11,7 +11,9 @@ its pages; a title page with author, version and date; contents with every
 part, chapter and section, each a link, with the page it starts on; running
 heads; bookmarks built from the headings (parts, chapters beneath, sections
 beneath them, no doubled or run-together titles, each on its heading's
-page); no link to a file on the machine that built the PDF.
+page); no link to a file on the machine that built the PDF; solution code
+lines printed whole (no 79-character line wrapped in the narrower solution
+box); a cell's output on the page of its input.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import yaml
 from PIL import Image, ImageDraw
 
 from tools.headless import find_chromium
-from tools.paths import ROOT
+from tools.paths import ROOT, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 TOC = yaml.safe_load((ROOT / "_toc.yml").read_text())
@@ -105,6 +107,29 @@ def texts(reader):
     (ﬁ, ﬀ) as their letters."""
     return [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", page.extract_text() or ""))
             for page in reader.pages]
+
+
+@pytest.fixture(scope="module")
+def lines(reader):
+    """Each page's lines of text, each squeezed like ``texts``."""
+    return [[squeezed(line) for line in (page.extract_text() or "").splitlines()]
+            for page in reader.pages]
+
+
+def squeezed(text):
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def chapter_notebooks():
+    """Every notebook of _toc.yml (chapters and appendices), in order."""
+    return [ROOT / (name + ".ipynb") for name in toc_files() if (ROOT / (name + ".ipynb")).is_file()]
+
+
+def code_lines(source):
+    """A code cell's lines as the book prints them (the solution markers are
+    left out)."""
+    return [line for line in source.rstrip().splitlines()
+            if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
 
 
 def outline(reader):
@@ -370,3 +395,74 @@ def test_printed_number_finder(tmp_path):
             "execute_result", data={"text/plain": "[[ 0.1257 -0.1321]]"}, execution_count=2)])])
     nbformat.write(nb, tmp_path / "nb.ipynb")
     assert printed_number(tmp_path / "nb.ipynb") == "0.1257"
+
+
+# --- code as printed ---------------------------------------------------------
+
+LONG_LINE = 72  # characters: about 73 fitted in a solution box at the code's size
+
+
+def test_long_solution_lines_print_whole(lines):
+    """Every solution code line longer than 72 characters is one line of the
+    PDF: in the solution box, narrower than the text column, lines of 74 to
+    79 characters wrapped mid-phrase until the box's code got a smaller type."""
+    printed = {line for page in lines for line in page}
+    long, wrapped = 0, []
+    for nb_path in chapter_notebooks():
+        for cell in nbformat.read(nb_path, as_version=4).cells:
+            if cell.cell_type != "code" or not cell.metadata.get("nbgrader", {}).get("solution"):
+                continue
+            for line in code_lines(cell.source):
+                if len(line) > LONG_LINE:
+                    long += 1
+                    if squeezed(line) not in printed:
+                        wrapped.append(f"{nb_path.stem}: {line}")
+    assert long >= 20, f"only {long} long solution lines found: are solutions still nbgrader cells?"
+    assert not wrapped, f"{len(wrapped)} of {long} long solution lines wrapped:\n" + "\n".join(wrapped[:10])
+
+
+CELL_FITS_LINES = 40  # a cell of input and text output this long fits on a page
+
+
+def text_outputs(cell):
+    """The text a code cell prints (stdout and plain-text results), or None
+    when it also draws a figure."""
+    texts = []
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if "image/png" in data or "text/html" in data:
+            return None
+        text = out.get("text") if out.get("output_type") == "stream" else data.get("text/plain")
+        if text:
+            texts.append(text if isinstance(text, str) else "".join(text))
+    return "".join(texts) or None
+
+
+def test_a_cells_output_prints_on_the_page_of_its_input(lines):
+    """For each code cell that fits on a page and prints text: its last line
+    of code and the first line it prints are on the same page (a single
+    output line was cut off onto the next page from its assert). The lines
+    are found by their text, so only cells whose two lines each occur once
+    in the PDF are checked."""
+    pages_of = {}
+    for index, page in enumerate(lines):
+        for line in page:
+            pages_of.setdefault(line, []).append(index)
+    checked, apart = 0, []
+    for nb_path in chapter_notebooks():
+        for cell in nbformat.read(nb_path, as_version=4).cells:
+            output = text_outputs(cell) if cell.cell_type == "code" else None
+            source = code_lines(cell.source) if output else []
+            printed = [line for line in (output or "").splitlines() if line.strip()]
+            if not source or not printed or len(source) + len(output.splitlines()) > CELL_FITS_LINES:
+                continue
+            last_in, first_out = squeezed(source[-1]), squeezed(printed[0])
+            where_in, where_out = pages_of.get(last_in, []), pages_of.get(first_out, [])
+            if len(last_in) < 4 or len(first_out) < 4 or len(where_in) != 1 or len(where_out) != 1:
+                continue
+            checked += 1
+            if where_in != where_out:
+                apart.append(f"{nb_path.stem}: {last_in[:50]!r} on page {where_in[0] + 1}, "
+                             f"{first_out[:40]!r} on page {where_out[0] + 1}")
+    assert checked >= 150, f"only {checked} cells could be found in the PDF"
+    assert not apart, f"{len(apart)} of {checked} outputs apart from their input:\n" + "\n".join(apart[:10])
