@@ -7,8 +7,9 @@ build time). This script opens it in headless Chromium (the system's
 Chromium, driven by the pinned playwright package, as in the browser checks
 of ``tests/book/``) with every request to another host blocked, and prints it
 with the print stylesheet (``static/posenc-site.css``: code wrapped, a code
-cell kept whole when it fits on a page, solutions open, captions in the
-text's colour) and the rules below. Then, with pypdf:
+cell kept whole when it fits on a page, its output on the page of its code,
+solutions open with their code in a smaller type that fits their box,
+captions in the text's colour) and the rules below. Then, with pypdf:
 
 * page 1: a title page (title and author from ``_config.yml``, the version
   from ``pyproject.toml`` with the commit, the date of that commit);
