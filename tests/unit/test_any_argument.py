@@ -36,6 +36,7 @@ matplotlib.use("Agg")
 
 MODEL = model.init_model("learned")
 STACK = model.init_model("rope", seed=[0, 1])
+CAUSAL = model.init_model("rope", causal=True, readout="last")  # a model that generates (posenc.cache)
 HALF = dict(MODEL, params={name: x.astype(np.float16) for name, x in MODEL["params"].items()})
 
 WORKING_CALLS = {
@@ -102,6 +103,18 @@ WORKING_CALLS = {
     stats.t_quantile: dict(df=15, level=0.95),
     stats.decide: dict(estimate=stats.over_seeds([0.1, 0.2, 0.15]), level=0.95),
     stats.converged: dict(accuracy=[[1.0, 0.99]], threshold=0.99),
+    posenc.position_ids: dict(attention_mask=[[0, 1, 1]]),
+    posenc.padding_mask: dict(attention_mask=[[0, 1, 1]]),
+    posenc.packed_position_ids: dict(lengths=[2, 3]),
+    posenc.document_ids: dict(position_ids=[0, 1, 0]),
+    posenc.packed_mask: dict(lengths=[2, 3]),
+    posenc.sliding_window_mask: dict(n=4, window=2),
+    posenc.chunked_mask: dict(n=4, chunk=2),
+    posenc.rerotate: dict(keys=np.ones((2, 4)), old_positions=[0, 1], new_positions=[2, 3]),
+    posenc.seen_offsets: dict(policy="sinks", n=5, window=3, sinks=1),
+    posenc.logits_per_position: dict(model=CAUSAL, tokens=[[0, 1, 2]]),
+    posenc.decode: dict(model=CAUSAL, tokens=[0, 1, 2]),
+    posenc.recompute: dict(model=CAUSAL, tokens=[0, 1, 2]),
 }
 
 # the model's functions again, on a stack of models and on a float16 model
