@@ -615,7 +615,7 @@ def _bias(model, p, scheme, q_positions, k_positions):
     return None
 
 
-def logits_per_position(model, tokens, *, positions=None, mask=None):
+def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
     r"""The tiny model's logits at every position of a batch, with any position ids and any mask.
 
     The model of :mod:`posenc.model` written out through
@@ -648,17 +648,21 @@ def logits_per_position(model, tokens, *, positions=None, mask=None):
         The position of each token (default ``0 .. n - 1``).
     mask : array_like of bool, shape ``(batch, n, n)`` or ``(n, n)``, optional
         ``True`` where query ``i`` may see key ``j`` (default: causal).
+    rows : array_like of int, optional
+        The positions (indices along ``n``) whose logits to compute, for
+        example ``[-1]`` for the last only; default all. The other queries
+        are not computed at all.
 
     Returns
     -------
-    numpy.ndarray of shape ``(batch, n, n_classes)``
+    numpy.ndarray of shape ``(batch, len(rows), n_classes)``
 
     Examples
     --------
     >>> from posenc.model import init_model, forward
     >>> model = init_model("rope", causal=True, readout="last")
     >>> tokens = [[2, 0, 5, 1]]
-    >>> bool(np.allclose(logits_per_position(model, tokens)[:, -1], forward(model, tokens)))
+    >>> bool(np.allclose(logits_per_position(model, tokens, rows=[-1])[:, 0], forward(model, tokens)))
     True
     """
     scheme, p = _generating_model(model)
@@ -680,21 +684,26 @@ def logits_per_position(model, tokens, *, positions=None, mask=None):
     if mask.dtype != bool or mask.shape not in ((n, n), (batch, n, n)):
         raise ValueError(f"mask must be booleans of shape ({n}, {n}) or ({batch}, {n}, {n}), "
                          f"got {_checks.show(mask)}")
-    mask = np.broadcast_to(mask, (batch, n, n))
+    rows = np.arange(n) if rows is None else _checks.integer_array("rows", rows, low=-n, high=n,
+                                                                    what=f"the tokens have {n} positions")
+    if rows.ndim != 1 or rows.size == 0:
+        raise ValueError(f"rows must be a non-empty list of positions, got shape {rows.shape}")
+    mask = np.broadcast_to(mask, (batch, n, n))[:, rows]  # (batch, rows, n)
     blind = ~mask.any(axis=-1)  # queries that see no key
-    mask = mask | (blind[..., None] & np.eye(n, dtype=bool))  # computed, then set to NaN
+    mask = mask | (blind[..., None] & (np.arange(n) == rows[:, None] % n))  # computed, then NaN
 
     h = _inputs(model, p, scheme, tokens, positions)  # (batch, n, d)
     q, k, v = (_heads(h @ p[name], H) for name in ("W_q", "W_k", "W_v"))  # (batch, H, n, d_h)
-    out = np.empty_like(q)
-    for row in np.unique(positions, axis=0):  # the rows that share their positions
-        same = (positions == row).all(axis=1)
+    out = np.empty(q.shape[:2] + (len(rows), q.shape[-1]))
+    shared = (positions == positions[0]).all()
+    for where in positions[:1] if shared else np.unique(positions, axis=0):  # sequences that share them
+        same = (positions == where).all(axis=1)
         q_b, k_b = q[same], k[same]
         if scheme == "rope":
-            q_b, k_b = _turned(model, q_b, row), _turned(model, k_b, row)
-        bias = _bias(model, p, scheme, row, row)
-        out[same], _ = attention(q_b, k_b, v[same], mask=mask[same][:, None], bias=bias)
-    o = np.swapaxes(out, 1, 2).reshape(batch, n, -1)  # heads side by side again
+            q_b, k_b = _turned(model, q_b, where), _turned(model, k_b, where)
+        bias = _bias(model, p, scheme, where[rows], where)
+        out[same], _ = attention(q_b[..., rows, :], k_b, v[same], mask=mask[same][:, None], bias=bias)
+    o = np.swapaxes(out, 1, 2).reshape(batch, len(rows), -1)  # heads side by side again
     logits = o @ p["W_out"] + p["b_out"]
     logits[blind] = np.nan
     return logits
@@ -825,7 +834,7 @@ def recompute(model, tokens):
     logits, costs = [], []
     for t in range(len(tokens)):
         m = t + 1
-        logits.append(logits_per_position(model, tokens[None, :m])[0, -1])
+        logits.append(logits_per_position(model, tokens[None, :m], rows=[-1])[0, 0])
         pairs = m * (m + 1) // 2
         cost = 3 * d * d * m + 2 * d * pairs + d * n_classes
         if scheme == "rope":

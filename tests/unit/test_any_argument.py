@@ -112,7 +112,7 @@ WORKING_CALLS = {
     posenc.chunked_mask: dict(n=4, chunk=2),
     posenc.rerotate: dict(keys=np.ones((2, 4)), old_positions=[0, 1], new_positions=[2, 3]),
     posenc.seen_offsets: dict(policy="sinks", n=5, window=3, sinks=1),
-    posenc.logits_per_position: dict(model=CAUSAL, tokens=[[0, 1, 2]]),
+    posenc.logits_per_position: dict(model=CAUSAL, tokens=[[0, 1, 2]], rows=[-1]),
     posenc.decode: dict(model=CAUSAL, tokens=[0, 1, 2]),
     posenc.recompute: dict(model=CAUSAL, tokens=[0, 1, 2]),
 }

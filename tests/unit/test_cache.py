@@ -365,6 +365,8 @@ def test_logits_per_position_is_the_model_on_every_prefix(scheme):
     rows = cache.logits_per_position(model, tokens)
     for i in range(tokens.shape[1]):
         assert np.abs(rows[:, i] - forward(model, tokens[:, :i + 1])).max() < 1e-12
+    some = cache.logits_per_position(model, tokens, rows=[-1, 3, 0])
+    assert np.abs(some - rows[:, [11, 3, 0]]).max() < 1e-12
 
 
 @pytest.mark.parametrize("scheme", cache.SCHEMES)
