@@ -116,9 +116,12 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     model : dict
         From :func:`init_model`; it is not changed.
     steps : int, default 1500
-        The number of steps (the most, with ``check_every``). Enough for
-        every model of the book's two tasks that learns them to meet the
-        convergence rule (see the chapter *Train short, test long*).
+        The number of steps (the most, with ``check_every``). Most models of
+        the book's two tasks that can learn them meet the convergence rule
+        within it, but not every seed of every recipe: a group of 16 seeds
+        may have one or two that never do, so the book reports how many
+        converged in each group (see the chapter *Train short, test long*
+        and ``posenc.stats.rankable``).
     batch_size : int, default 32
     lengths : (int, int), default (4, 16)
         Shortest and longest training length. Positions at and past

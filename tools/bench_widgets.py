@@ -1,15 +1,16 @@
 """Weight and speed of the interactive figures' drawing, against two libraries.
 
-The book's figures (book/_ext/static/widgets/posenc-widgets.js) draw plain
-SVG with a few hundred lines of their own. This benchmark draws the same
+The book's figures (book/_ext/static/widgets/: the core posenc-widgets.js
+and one file per chapter in figures/) draw plain SVG with a few hundred lines
+of their own. This benchmark draws the same
 figure, chapter 7's divisors (5 methods x 64 pairs, log axis, legend), three
 ways in headless Chromium, from file:// with a cold cache:
 
-* ``svg``: posenc-widgets.js itself;
+* ``svg``: posenc-widgets.js and figures/stretch.js themselves;
 * ``plot``: Observable Plot (with D3, which it needs);
 * ``vega``: Vega-Lite through vega-embed (what Altair's HTML output loads).
 
-All three take their numbers from posenc-widgets.js (its formulas), so the
+All three take their numbers from the figure's own formulas, so the
 differences are the drawing. For each it reports the bytes the page loads
 (raw and gzip-compressed), the time from navigation to the drawn figure
 (median of ``--runs`` cold loads, the three interleaved so that the machine's
@@ -126,7 +127,8 @@ def install():
 def pages(node_modules):
     made = {}
     for way, libraries in LIBRARIES.items():
-        scripts = [node_modules / path for path in libraries] + [WIDGETS / "posenc-widgets.js"]
+        scripts = [node_modules / path for path in libraries] + [
+            WIDGETS / "posenc-widgets.js", WIDGETS / "figures" / "stretch.js"]
         tags = "\n".join(f'<script src="{s.as_uri()}"></script>' for s in scripts)
         page = OUT / f"{way}.html"
         page.write_text(PAGE.format(css=(WIDGETS / "posenc-widgets.css").as_uri(),

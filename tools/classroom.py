@@ -469,6 +469,13 @@ Each exercise has a cell that reads
 Replace those two lines with your answer, run the cell, then run the check
 cell below it: it prints `Correct!`, or `Not yet.` with a hint.
 
+After a wrong answer the check cell prints its hint and then stops with an
+`AssertionError` and a traceback. That is on purpose, not a crash: the
+check cell is `assert <checker>(...)`, and the failed `assert` is how a
+grader (nbgrader, otter-grader) sees that the exercise is not solved yet.
+Read the `Not yet.` line above the traceback, change your answer, and run
+both cells again.
+
 The notebooks import `posenc`, the book's small numpy package. A copy of it
 sits in the folder `posenc/` beside them, so they run from this folder with
 nothing but Python 3.11+, numpy, matplotlib and Jupyter:

@@ -244,9 +244,11 @@ class Book:
     def __init__(self, root=ROOT, extra=()):
         self.root = pathlib.Path(root)
         self.docs = {}
+        self.files = {}  # stem -> the file's path in _toc.yml, "book/02_sines"
         chapter = 0
         for file, numbered in toc_files(self.root):
             path = _page_path(self.root, file)
+            self.files[path.stem] = file
             number = None
             if numbered:
                 chapter += 1
@@ -256,6 +258,25 @@ class Book:
             if path.stem not in self.docs:
                 self.docs[path.stem] = read_doc(path.stem, path, None)
         self._labels = None
+
+    # --- the HTML book -----------------------------------------------------------
+
+    def html_url(self, here=None):
+        """The address of the HTML book, or of its page ``here``.
+
+        .github/workflows/pages.yml publishes ``_build/html`` on the GitHub
+        Pages of the repository that ``_config.yml`` names (its one setting
+        for the repository): ``https://<owner>.github.io/<name>/``.
+        """
+        config = yaml.safe_load((self.root / "_config.yml").read_text()) or {}
+        repository = (config.get("repository") or {}).get("url")
+        if not repository:  # a book without a repository has no address
+            return None
+        owner, name = repository.rstrip("/").split("/")[-2:]
+        url = f"https://{owner.lower()}.github.io/{name}/"
+        if here in self.files:
+            url += f"{self.files[here]}.html"
+        return url
 
     # --- citations -------------------------------------------------------------
 
@@ -450,12 +471,18 @@ class Book:
             block = ""
         elif name in ADMONITIONS:
             title = arg or name.capitalize()
-            block = f"---\n\n**{self.plain_inline(title, here)}**\n\n{self.plain(body, here)}\n\n---"
+            text = self.plain(body, here)
+            url = self.html_url(here)
+            if url and "posenc-widget" in options.get("class", "").split():  # HTML book only
+                text += f"\n\nThe HTML book draws it, on the page <{url}>."
+            block = f"---\n\n**{self.plain_inline(title, here)}**\n\n{text}\n\n---"
         elif name == "glossary":
             block = self._plain_glossary(body, here, options)
         elif name == "posenc-widget":  # drawn by the HTML book's JavaScript only
+            url = self.html_url(here)
+            where = f" It is on the page <{url}>." if url else ""
             block = (f"> **An interactive figure in the HTML book** ({arg}). "
-                     f"{self.plain(body, here)}")
+                     f"{self.plain(body, here)}{where}")
         else:
             return m[0]
         if indent:

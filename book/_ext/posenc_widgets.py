@@ -8,29 +8,69 @@ In a chapter's markdown cell::
     The caption: what to try, and what to notice.
     :::
 
-puts the figure ``ladder`` of ``static/widgets/posenc-widgets.js`` there,
-with its caption (the admonition's title is for the other readers of the
-notebook). An admonition, because that is what every other reader shows
-well: JupyterLab with jupyterlab-myst draws a box that says where the figure
-is, Colab and plain Jupyter show its text, and the student edition turns it
-into plain Markdown; a directive of the book's own would show as an "unknown
-directive" there. (``{posenc-widget} ladder``, a directive with the caption
-as content, does the same in a page that only Sphinx reads.) The figure's numbers are computed in the reader's browser
-from the formula the chapter states (plain JavaScript, double precision) and
-drawn as SVG; sliders (``<input type="range">``: keyboard, touch, a visible
-label, the value read aloud through ``aria-valuetext``) change its settings,
-and the figure's text alternative and summary line follow them.
+puts the figure ``ladder`` there, with its caption (the admonition's title
+is for the other readers of the notebook). An admonition, because that is
+what every other reader shows well: JupyterLab with jupyterlab-myst draws a
+box that says where the figure is, Colab and plain Jupyter show its text,
+and the student edition turns it into plain Markdown; a directive of the
+book's own would show as an "unknown directive" there.
+(``{posenc-widget} ladder``, a directive with the caption as content, does
+the same in a page that only Sphinx reads.) The figure's numbers are
+computed in the reader's browser from the formula the chapter states (plain
+JavaScript, double precision) and drawn as SVG; sliders (``<input
+type="range">``: keyboard, touch, a visible label, the value read aloud
+through ``aria-valuetext``) change its settings, and the figure's text
+alternative and summary line follow them.
 
-The figure is also drawn when the book is built: the same JavaScript file
-runs in an embedded V8 (the pinned ``mini-racer``, as for the math), and the
-page holds the finished SVG at the default settings. Print, ``make pdf`` and
-a reader without JavaScript see that static figure, never an empty box. The
-script and its stylesheet (about 40 KB together, no library) are loaded only
-by pages that hold a figure.
+The files
+---------
 
-``tests/book/test_widgets.py`` drives every slider in headless Chromium and
-compares the numbers each figure drew (``PosencWidgets.values(figure)``)
-with ``posenc``'s to 1e-12.
+``static/widgets/posenc-widgets.js`` is the core: numbers as text, the
+plotting kit, the formulas several chapters share, the sliders and the
+registry ``PosencWidgets``. Each chapter's figures live in a file of their
+own, ``static/widgets/figures/<slug>.js`` (the chapter's slug: ``sines.js``
+holds ladder, dots and clock); a page loads the core, its stylesheet and
+the files of the figures it holds, nothing else. Which file holds which
+figure is found by running them: each file registers its figures.
+
+The figure is also drawn when the book is built: the same files run in an
+embedded V8 (the pinned ``mini-racer``, as for the math), and the page holds
+the finished SVG at the default settings. Print, ``make pdf`` and a reader
+without JavaScript see that static figure, never an empty box.
+
+Adding a figure to a chapter
+----------------------------
+
+1. Write ``static/widgets/figures/<slug>.js`` (or add to it), after the
+   pattern of ``sines.js``::
+
+       (function (PW) {
+         "use strict";
+         const {Panel, fmt, stroke, svgDoc} = PW.kit;
+         PW.register("name", {
+           controls: [{name: "d", label: "d_model", values: [8, 16], value: 8}, ...],
+           compute(params) { ... return {...params, numbers}; },
+           draw(params, values, width) { ... return {svg, alt, summary}; },
+         });
+       })(globalThis.PosencWidgets);
+
+   ``compute`` returns every number the figure draws, from the chapter's
+   formula (or, where the browser cannot train, from the notebook's stored
+   results); ``draw`` returns the SVG, the text alternative and the summary
+   line, for any width from 260 to 760 px. Figure names are unique across
+   the book.
+2. Put the admonition above in the chapter, with a small nbformat script
+   that adds that one markdown cell (so that it merges cleanly with the
+   chapter owner's work).
+3. Write ``tests/book/widget_checks/<slug>.py`` (or add to it): a
+   ``check_<name>(values)`` that recomputes the figure's numbers with
+   ``posenc`` and compares them with ``assert_close`` (1e-12), listed in
+   the module's ``CHECKS``. ``tests/book/test_widgets.py`` then requires
+   the figure on the site, moves every slider of it (keyboard and set
+   values, at least three moves each) and checks each move, a tap on a
+   phone, light and dark contrast, print and the page without JavaScript.
+4. ``python -m tools.bench_widgets`` reports the figure's weight and its
+   redraw time.
 """
 
 from __future__ import annotations
@@ -46,8 +86,10 @@ logger = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-SCRIPT = STATIC / "widgets" / "posenc-widgets.js"
-STYLE = STATIC / "widgets" / "posenc-widgets.css"
+WIDGETS = STATIC / "widgets"
+SCRIPT = WIDGETS / "posenc-widgets.js"  # the core
+STYLE = WIDGETS / "posenc-widgets.css"
+FIGURES = WIDGETS / "figures"  # one file per chapter (or per figure)
 
 
 class widget_figure(nodes.General, nodes.Element):
@@ -59,13 +101,20 @@ class widget_caption(nodes.Part, nodes.TextElement):
 
 
 class _Renderer:
-    """posenc-widgets.js in an embedded V8: the static markup of a figure."""
+    """The core and every figure file in an embedded V8: the static markup of a
+    figure, and which file holds it."""
 
     def __init__(self):
         from py_mini_racer import MiniRacer
 
         self.ctx = MiniRacer()
         self.ctx.eval(SCRIPT.read_text(encoding="utf-8"))
+        self.files = {}  # figure name -> its file
+        for path in sorted(FIGURES.glob("*.js")):
+            before = set(self.names())
+            self.ctx.eval(path.read_text(encoding="utf-8"))
+            for name in set(self.names()) - before:
+                self.files[name] = path
 
     def names(self):
         return json.loads(self.ctx.eval("JSON.stringify(Object.keys(PosencWidgets.widgets))"))
@@ -99,8 +148,9 @@ def _new_figure(env, name, counts):
     """The figure node of widget ``name``, with a unique id on its page."""
     known = renderer().names()
     if name not in known:
-        raise ValueError(f"unknown posenc-widget {name!r}; the figures are {', '.join(known)}")
+        raise ValueError(f"unknown posenc-widget {name!r}; the figures are {', '.join(sorted(known))}")
     env.note_dependency(str(SCRIPT))
+    env.note_dependency(str(renderer().files[name]))
     counts[name] = counts.get(name, 0) + 1
     figure_id = f"widget-{name}" + ("" if counts[name] == 1 else f"-{counts[name]}")
     return widget_figure(widget=name, ids=[figure_id], markup=renderer().markup(name, figure_id))
@@ -170,10 +220,17 @@ def skip(self, node):
 
 
 def add_assets(app, pagename, templatename, context, doctree):
-    """The script and its stylesheet, on the pages that hold a figure only."""
-    if doctree is not None and any(doctree.findall(widget_figure)):
-        app.add_css_file("widgets/posenc-widgets.css")
-        app.add_js_file("widgets/posenc-widgets.js", loading_method="defer")
+    """The core, its stylesheet and the files of the page's figures, on the
+    pages that hold a figure only (deferred, so they run in this order)."""
+    if doctree is None:
+        return
+    names = [node["widget"] for node in doctree.findall(widget_figure)]
+    if not names:
+        return
+    app.add_css_file("widgets/posenc-widgets.css")
+    app.add_js_file("widgets/posenc-widgets.js", loading_method="defer")
+    for path in sorted({renderer().files[name] for name in names}):
+        app.add_js_file(f"widgets/figures/{path.name}", loading_method="defer")
 
 
 def add_static_path(app):

@@ -29,6 +29,18 @@ def _cat_whole(x):
     return int(f) if f.is_integer() else None
 
 
+def _cat_vector(x):
+    """``x`` as an array of shape (4,), or None.
+
+    A row of a table counts as the vector: ``posenc.sinusoidal(1, 4, start=10)``
+    returns shape (1, 4), and a column (4, 1) holds the same four numbers.
+    """
+    arr = _as_array(x)
+    if arr is None or arr.size != 4 or sorted(arr.shape)[:-1] != [1] * (arr.ndim - 1):
+        return None
+    return arr.reshape(4)
+
+
 def check_cat_vocab_sizes(cased, lowered):
     """Check the vocabulary sizes of "The dog saw the cat and the cat saw the dog."
 
@@ -87,6 +99,8 @@ def check_cat_pe10(pe10):
     pe10 : array_like of 4 numbers
         :math:`[\sin(10/10000^{0}), \cos(10/10000^{0}), \sin(10/10000^{1/2}),
         \cos(10/10000^{1/2})]`, computed by hand; three decimals are enough.
+        A row of shape (1, 4), as ``posenc.sinusoidal(1, 4, start=10)``
+        returns it, is accepted too.
 
     Returns
     -------
@@ -99,8 +113,8 @@ def check_cat_pe10(pe10):
     False
     """
     expected = _cat_pe(10)
-    arr = _as_array(pe10)
-    if arr is None or arr.shape != (4,):
+    arr = _cat_vector(pe10)
+    if arr is None:
         return _not_yet("PE(10) has d_model = 4 numbers: a sine and a cosine for "
                         "each of the two pairs.")
     if _close(arr, expected, atol=1e-3, rtol=0):
@@ -152,6 +166,9 @@ def check_cat_most_changed(step_12, step_34):
     pe = np.array([_cat_pe(p) for p in range(5)])
     expected = tuple(int(np.argmax(np.abs(pe[b] - pe[a]))) for a, b in ((1, 2), (3, 4)))
     answer = (_cat_whole(step_12), _cat_whole(step_34))
+    if None not in answer and answer == tuple(e + 1 for e in expected):
+        return _not_yet("Count the dimensions from 0, as the chapter does: dims 0 and 1 are "
+                        "the fast pair, dims 2 and 3 the slow one.")
     if None in answer or not all(0 <= a < 4 for a in answer):
         return _not_yet("Each answer is a dimension: a whole number from 0 to 3.")
     if answer == expected:
@@ -188,7 +205,8 @@ def check_cat_two_cats(diff):
     Parameters
     ----------
     diff : array_like of 4 numbers
-        The input vector of the second "cat" minus that of the first.
+        The input vector of the second "cat" minus that of the first (shape
+        (4,), or a row of shape (1, 4)).
 
     Returns
     -------
@@ -201,8 +219,8 @@ def check_cat_two_cats(diff):
     False
     """
     expected = _cat_pe(8) - _cat_pe(5)
-    arr = _as_array(diff)
-    if arr is None or arr.shape != (4,):
+    arr = _cat_vector(diff)
+    if arr is None:
         return _not_yet("The difference of two input vectors has d_model = 4 numbers.")
     if _close(arr, expected, atol=1e-3, rtol=0):
         return _correct("All four numbers of x_8 - x_5 are right to three decimals.")

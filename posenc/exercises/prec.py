@@ -181,8 +181,24 @@ def check_prec_fp32_angle(answer):
     if m0 == expected:
         return _correct("Before it, pair 1's float32 angle is within 1e-3 rad.")
     cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m * theta))
+    theta32 = float(np.float32(theta))
+    # the usual slip: an angle compared with the wrong reference, or computed
+    # with one rounding left out
+    product_only = np.abs(angle32.astype(np.float64) - m * theta32)  # reference with theta32
+    rounded_once = np.abs((m * theta).astype(np.float32).astype(np.float64) - m * theta)
     if m0 == int(np.argmax(cos_error > 1e-3)):
         hint = "That is where the cosine's error passes 1e-3; the question is about the angle."
+    elif m0 == 0:
+        hint = ("At position 0 the angle is exactly 0 in every format. If none of your errors "
+                "passes 1e-3, your reference angle was rounded too: compute it as m * theta "
+                "in float64, with theta = 10000**(-2/128) not rounded to float32.")
+    elif m0 == int(np.argmax(product_only > 1e-3)):
+        hint = ("Your reference angle uses the float32 frequency, m * float32(theta), so "
+                "your error leaves out the frequency's own rounding. Compare with m * theta, "
+                "theta = 10000**(-2/128) in float64.")
+    elif m0 == int(np.argmax(rounded_once > 1e-3)):
+        hint = ("Your float32 angle rounds only the product: round theta to float32 first "
+                "(np.float32(theta)), then multiply the float32 position by it in float32.")
     elif 0 <= m0 < len(m) and error[m0] <= 1e-3:
         hint = (f"At position {m0} the float32 angle is still within 1e-3. Compute the "
                 "error for every position and find the first one above 1e-3.")

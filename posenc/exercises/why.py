@@ -206,11 +206,17 @@ def check_why_self_attention(fn):
                                 "it takes a few lines.")
             if isinstance(got, tuple) and len(got) == 2:
                 got = got[0]
+            returned = got
             got = _as_array(got)
-            if got is None or got.shape != (n, d_v):
-                shape = None if got is None else got.shape
+            if got is None:  # a string, None, a bool, a ragged list: say which
+                what = ("None (does it end with a return statement?)"
+                        if returned is None else f"a {type(returned).__name__}")
+                return _not_yet(f"your function should return an array of numbers of shape "
+                                f"(n, d_v) = {(n, d_v)} for X of shape {X.shape} and W_v of "
+                                f"shape {W_v.shape}; it returned {what}.")
+            if got.shape != (n, d_v):
                 return _not_yet(f"for X of shape {X.shape} and W_v of shape {W_v.shape} the "
-                                f"output should have shape (n, d_v) = {(n, d_v)}, got {shape}.")
+                                f"output should have shape (n, d_v) = {(n, d_v)}, got {got.shape}.")
             with np.errstate(all="ignore"):
                 hint = _why_attention_hint(got, X, W_q, W_k, W_v, causal)
             if hint:

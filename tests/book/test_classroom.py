@@ -380,9 +380,28 @@ def test_the_plain_check_finds_roles_and_missing_captions():
     assert any("{numref}" in p for p in problems) and any("{eq}" in p for p in problems)
 
 
+def test_student_widget_boxes_give_the_address_of_the_html_book(student):
+    # issue 39: the boxes said "in the HTML book" and gave no address
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    owner, name = repo.rstrip("/").split("/")[-2:]
+    boxes = in_book = 0
+    for source, path in student.items():
+        if source == FIXTURE:
+            continue
+        in_book += sum("posenc-widget" in c.source for c in read(source).cells)
+        for cell in read(path).cells:
+            if cell.cell_type == "markdown" and "Interactive figure" in cell.source:
+                boxes += 1
+                page = f"https://{owner.lower()}.github.io/{name}/book/{source.stem}.html"
+                assert f"<{page}>" in cell.source, (source.name, cell.source)
+    assert boxes == in_book > 0
+
+
 def test_student_folder_has_the_pages_the_chapters_point_to(student):
     folder = student[BOOK_NOTEBOOKS[0]].parent
     readme = (folder / "README.md").read_text()
+    # issue 39: a failed check ends in a traceback, which looks like a crash
+    assert "AssertionError" in readme and "on purpose, not a crash" in readme
     for page in ("notation.md", "glossary.md", "references.md"):
         text = (folder / page).read_text()
         assert f"[`{page}`]({page})" in readme, f"the student README does not link {page}"

@@ -1,7 +1,8 @@
 """The interactive figures of the HTML book, driven in a real browser.
 
 ``book/_ext/posenc_widgets.py`` puts figures into the chapters whose numbers
-are computed in the reader's browser by ``static/widgets/posenc-widgets.js``,
+are computed in the reader's browser by ``static/widgets/posenc-widgets.js``
+(the core) and ``static/widgets/figures/<slug>.js`` (each chapter's figures),
 from the formula each chapter states. Headless Chromium (the system's, driven
 by the pinned playwright, as in test_site.py) opens the built pages from
 ``file://`` and:
@@ -9,7 +10,8 @@ by the pinned playwright, as in test_site.py) opens the built pages from
 * moves every slider of every figure at least three times, with the keyboard
   (arrow keys, Home/End, Page Up) and by setting it, and after each move
   compares the numbers the figure drew (``PosencWidgets.values(figure)``)
-  with ``posenc``'s to 1e-12 relative: element by element where the values
+  with ``posenc``'s (the checks in ``widget_checks/<slug>.py``, one module
+  per chapter) to 1e-12 relative: element by element where the values
   keep one sign (wavelengths, slopes, weights, divisors), relative to the
   largest value where they cross zero (sines, cosines and their sums, whose
   zeros no relative error can measure);
@@ -38,106 +40,15 @@ import numpy as np
 import pytest
 
 import posenc
+from tests.book.widget_checks import CHECKS
+from tests.book.widget_checks.rel import check_alibi
+from tests.book.widget_checks.sines import check_clock
 from tools.headless import is_outside, launch
-from tools.paths import ROOT
 
-RTOL = 1e-12
 TIMEOUT = 120_000  # ms that a browser step may take
-# The figures the issue asks for; each must be on the site and checked below.
-EXPECTED = {"ladder", "dots", "clock", "rope", "alibi", "stretch"}
-
-
-# --- what posenc says each figure should show --------------------------------
-
-
-def assert_close(got, want, what, *, signed=False):
-    """``got`` equals ``want`` to RTOL: element by element, or, for values that
-    cross zero (``signed``), relative to the largest of them."""
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    assert got.shape == want.shape, f"{what}: shape {got.shape}, posenc {want.shape}"
-    if signed:
-        error = np.abs(got - want).max() / np.abs(want).max()
-    else:
-        error = (np.abs(got - want) / np.abs(want)).max()
-    assert error <= RTOL, f"{what}: relative error {error:.2e} > {RTOL:g}"
-    return error
-
-
-def check_ladder(v):
-    d, base = v["d"], v["base"]
-    assert_close(v["wavelength"], posenc.wavelengths(d, base=base), f"ladder wavelengths {d}, {base}")
-    table = np.reshape(v["table"], (v["positions"], d))
-    return assert_close(table, posenc.sinusoidal(v["positions"], d, base=base),
-                        f"ladder table {d}, {base}", signed=True)
-
-
-def check_dots(v):
-    d, p, base = v["d"], v["p"], v["base"]
-    assert v["offsets"] == list(range(-100, 101))
-    pe = posenc.sinusoidal(201, d, start=p - 100, base=base)  # positions p - 100 ... p + 100
-    return assert_close(v["dots"], pe @ pe[100], f"PE(p).PE(p+k), d={d} p={p} base={base}",
-                        signed=True)
-
-
-def check_clock(v):
-    want = posenc.sinusoidal(1, v["d"], start=v["pos"], base=v["base"])[0]
-    return assert_close(v["row"], want, f"clock hands at {v['pos']}", signed=True)
-
-
-def check_rope(v):
-    d, base, first, last, m = len(v["q"]), v["base"], v["first"], v["last"], v["m"]
-    phi = np.deg2rad(v["phi"])
-    q, k = np.zeros(d), np.zeros(d)
-    q[2 * first:2 * last:2] = 1.0
-    k[2 * first:2 * last:2], k[2 * first + 1:2 * last:2] = np.cos(phi), np.sin(phi)
-    assert_close(v["q"], q, "the query", signed=True)
-    assert_close(v["k"], k, "the key", signed=True)
-    assert v["used"] == last - first >= 1
-    distance = np.asarray(v["distance"])
-    rotated_q = posenc.rope(q[None], [m], base=base)
-    rotated_k = posenc.rope(np.tile(k, (len(distance), 1)), m - distance, base=base)
-    want = (rotated_q @ rotated_k.T)[0] / (last - first)
-    return assert_close(v["score"], want, f"RoPE score, pairs {first}-{last - 1}, "
-                        f"phi {v['phi']}, base {base}", signed=True)
-
-
-def check_alibi(v):
-    heads, length = v["heads"], v["length"]
-    assert 0 <= v["head"] < heads
-    assert_close(v["slopes"], posenc.alibi_slopes(heads), f"ALiBi slopes of {heads} heads")
-    zeros = np.zeros((heads, length, 1))  # equal content scores, as in chapter 5
-    _, weights = posenc.attention(zeros, zeros, np.eye(length),
-                                  bias=posenc.alibi_bias(heads, length))
-    return assert_close(v["weights"], weights[:, -1, :],
-                        f"ALiBi weights, {heads} heads, length {length}")
-
-
-def check_stretch(v):
-    d, base, s, L = v["d"], v["base"], v["factor"], v["original"]
-    theta, _ = posenc.rope_frequencies(d, base=base)
-    assert_close(v["theta"], theta, "plain frequencies")
-    scalings = {
-        "linear": ({"rope_type": "linear", "factor": s}, None),
-        "ntk": ({"rope_type": "ntk", "factor": s}, None),
-        "dynamic": ({"rope_type": "dynamic", "factor": 1.0,
-                     "original_max_position_embeddings": L}, int(v["seq_len"])),
-        "yarn": ({"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}, None),
-        "llama3": ({"rope_type": "llama3", "factor": s, "low_freq_factor": 1.0,
-                    "high_freq_factor": 4.0, "original_max_position_embeddings": L}, None),
-    }
-    assert set(v["divisor"]) == set(scalings)
-    worst = 0.0
-    for name, (scaling, seq_len) in scalings.items():
-        inv, factor = posenc.rope_frequencies(d, base=base, scaling=scaling, seq_len=seq_len)
-        worst = max(worst, assert_close(v["divisor"][name], theta / inv,
-                                        f"{name} divisors, s={s} L={L} base={base}"))
-        if name == "yarn":
-            assert_close([v["attentionFactor"]], [factor], "YaRN's attention factor")
-    return worst
-
-
-CHECKS = {"ladder": check_ladder, "dots": check_dots, "clock": check_clock,
-          "rope": check_rope, "alibi": check_alibi, "stretch": check_stretch}
+# Every figure on the site has a check (tests/book/widget_checks/<slug>.py),
+# and every checked figure must be on the site.
+EXPECTED = set(CHECKS)
 
 
 # --- the pages ------------------------------------------------------------
@@ -167,12 +78,25 @@ def test_every_figure_is_on_the_site_and_checked(pages):
 
 
 def test_pages_without_figures_do_not_load_their_script(built_book, pages):
+    """The core script loads on the pages that hold a figure, and each page
+    loads the files of its own figures (one per chapter), after the core,
+    and no other figure file."""
+    from book._ext.posenc_widgets import close_renderer, renderer
+
+    files = {name: path.name for name, path in renderer().files.items()}
+    close_renderer()
+    assert set(files) >= set(pages), f"figures in no file: {set(pages) - set(files)}"
     with_figures = set(pages.values())
     for page in Path(built_book).rglob("*.html"):
         if "_static" in page.parts:
             continue
-        loads = "posenc-widgets.js" in page.read_text(encoding="utf-8")
+        html = page.read_text(encoding="utf-8")
+        loads = "posenc-widgets.js" in html
         assert loads == (page.resolve() in with_figures), page.name
+        scripts = re.findall(r'<script defer="defer" src="(?:\.\./)*_static/widgets/([\w/.-]+?\.js)', html)
+        want = sorted({files[name] for name, path in pages.items() if path == page.resolve()})
+        assert scripts == (["posenc-widgets.js"] + [f"figures/{f}" for f in want] if want else []), (
+            f"{page.name} loads {scripts}")
 
 
 def test_the_build_draws_each_figure(pages):
@@ -232,8 +156,12 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
     assert admonition, "the admonition of class posenc-widget dots is not a figure in the page"
     assert "Interactive figure (in the HTML book)" not in page, "the admonition's title is for other readers"
     assert re.search(r'<script defer="defer" src="_static/widgets/posenc-widgets.js', page)
+    # the two figures' file (chapter 2's), once, after the core
+    assert re.findall(r'<script defer="defer" src="_static/widgets/([\w/.-]+?\.js)', page) == [
+        "posenc-widgets.js", "figures/sines.js"]
     assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
-    assert "unknown posenc-widget 'nosuchfigure'; the figures are ladder, dots" in warnings.getvalue()
+    assert (tmp_path / "out" / "_static" / "widgets" / "figures" / "sines.js").is_file()
+    assert "unknown posenc-widget 'nosuchfigure'; the figures are alibi, clock, dots" in warnings.getvalue()
     if builder == "html":
         other = (tmp_path / "out" / "other.html").read_text(encoding="utf-8")
         assert "posenc-widgets.js" not in other, "a page without a figure loads its script"

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from tools.paths import BOOK
 
+import posenc
 from posenc import exercises
 
 # PE(pos) for d_model = 4 is [sin pos, cos pos, sin(pos/100), cos(pos/100)]
@@ -88,6 +89,15 @@ def test_pe10_right(answer, correct):
     correct(exercises.check_cat_pe10, answer)
 
 
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1, 1, 4)])
+def test_pe10_accepts_a_row_of_a_table(shape, correct):
+    # issue 39: posenc.sinusoidal(1, 4, start=10) returns a (1, 4) row, and was refused
+    correct(exercises.check_cat_pe10, np.reshape(PE10, shape))
+    row = posenc.sinusoidal(1, 4, start=10)
+    assert row.shape == (1, 4)
+    correct(exercises.check_cat_pe10, row)
+
+
 def test_the_chapter_does_not_print_the_answers():
     # The exercises ask for numbers the reader cannot copy from the chapter:
     # no output of book/03 shows PE(10) or x_8 - x_5 (or their values).
@@ -120,7 +130,7 @@ DEG = [math.sin(math.radians(10)), math.cos(math.radians(10)),
         ([0.0, 0.0, 0.0, 0.0], "For pair i"),
         ([round(v, 1) for v in PE10], "For pair i"),  # one decimal is too coarse
         (PE10[:3], "4 numbers"),
-        ([PE10], "4 numbers"),
+        ([PE10, PE10], "4 numbers"),  # two rows ([PE10], one row, is right: issue 39)
         ("-0.54, -0.84, 0.1, 1.0", "4 numbers"),
         (None, "4 numbers"),
     ],
@@ -158,6 +168,9 @@ def test_most_changed_right(answer, correct):
         ((-1, 0), "0 to 3"),
         (("dim 1", 0), "0 to 3"),
         ((1.5, 0), "0 to 3"),
+        # issue 39: the right dimensions counted from 1 got the slow-pair hint
+        ((2, 1), "Count the dimensions from 0"),
+        ((2.0, 1.0), "Count the dimensions from 0"),
     ],
 )
 def test_most_changed_wrong(answer, hint, not_yet):
@@ -229,6 +242,19 @@ def test_two_cats_wrong(answer, hint, not_yet):
     out = not_yet(exercises.check_cat_two_cats, answer)
     assert hint in out
     never_reveals(out, DIFF)
+
+
+def test_two_cats_accepts_a_row_of_a_table(correct):
+    # issue 39: the difference of two (1, 4) rows of posenc.sinusoidal was refused
+    rows = posenc.sinusoidal(1, 4, start=8) - posenc.sinusoidal(1, 4, start=5)
+    assert rows.shape == (1, 4)
+    correct(exercises.check_cat_two_cats, rows)
+    correct(exercises.check_cat_two_cats, np.reshape(DIFF, (4, 1)))
+
+
+@pytest.mark.parametrize("answer", [np.zeros((2, 2)), np.zeros((2, 4)), np.zeros((1, 5))])
+def test_two_cats_refuses_other_shapes(answer, not_yet):
+    assert "4 numbers" in not_yet(exercises.check_cat_two_cats, answer)
 
 
 # --- success messages give nothing away ----------------------------------------

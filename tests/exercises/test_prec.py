@@ -139,9 +139,30 @@ def test_fp32_angle_wrong(not_yet):
     below = int(np.flatnonzero(ERROR <= 1e-3)[-1])  # an error still under 1e-3
     above = int(np.flatnonzero(ERROR > 1e-3)[-1])  # past the first one
     for answer, words in [(first_cos, "the cosine's error"), (below, "still within 1e-3"),
-                          (0, "still within 1e-3"), (above, "An earlier position"),
+                          (above, "An earlier position"),
                           (10**7, "An earlier position"), (-5, "m = 0, 1, 2"),
                           (1.5, "whole numbers"), (object(), "single whole number")]:
+        out = not_yet(ex.check_prec_fp32_angle, answer)
+        assert words in out, (answer, out)
+        assert str(FP32_ANGLE) not in out
+
+
+def test_fp32_angle_names_the_wrong_reference_angle(not_yet):
+    # issue 39: the usual slip is an error measured against the wrong angle
+    angle32 = (M.astype(np.float32) * np.float32(THETA)).astype(np.float64)
+    theta32 = float(np.float32(THETA))
+    # the reference m * float32(theta): only the product's rounding is left
+    product_only = int(np.flatnonzero(np.abs(angle32 - M * theta32) > 1e-3)[0])
+    # the product in float64, rounded once: the frequency's rounding is left out
+    once = np.abs((M * THETA).astype(np.float32).astype(np.float64) - M * THETA)
+    rounded_once = int(np.flatnonzero(once > 1e-3)[0])
+    # the reference in float32 as well: no error anywhere, argmax gives 0
+    same = M.astype(np.float32) * np.float32(THETA)
+    all_zero = int(np.argmax(np.abs(same - M.astype(np.float32) * np.float32(THETA)) > 1e-3))
+    assert len({product_only, rounded_once, all_zero, FP32_ANGLE}) == 4
+    for answer, words in [(all_zero, "reference angle was rounded too"),
+                          (product_only, "uses the float32 frequency"),
+                          (rounded_once, "rounds only the product")]:
         out = not_yet(ex.check_prec_fp32_angle, answer)
         assert words in out, (answer, out)
         assert str(FP32_ANGLE) not in out

@@ -26,7 +26,9 @@ LONGEST = 2 * math.pi * 10000 ** (31 / 32)
 @pytest.mark.parametrize(
     "answer",
     [LONGEST, np.float32(LONGEST), np.array(LONGEST), np.array([LONGEST]),
-     2 * math.pi / 10000 ** (-62 / 64), float(2 * np.pi / 1e-4 ** (62 / 64))],
+     2 * math.pi / 10000 ** (-62 / 64), float(2 * np.pi / 1e-4 ** (62 / 64)),
+     round(LONGEST, 2),  # two decimals, as the hint asks
+     2 * np.float32(np.pi) * np.float32(10000) ** np.float32(62 / 64)],  # all float32
 )
 def test_longest_wavelength_right(answer, correct):
     correct(ex.check_sines_longest_wavelength, answer)
@@ -45,6 +47,8 @@ def test_longest_wavelength_right(answer, correct):
         (47117, "keep more digits"),
         (round(LONGEST, -2), "keep more digits"),
         (np.float32(47117.0), "keep more digits"),
+        # issue 39: one decimal was accepted while the whole number was refused
+        (round(LONGEST, 1), "keep more digits"),
         ("sixty thousand", "single number"),
         ([LONGEST, LONGEST], "single number"),
     ],

@@ -1,11 +1,20 @@
-// Interactive figures of the book (book/_ext/posenc_widgets.py).
+// Interactive figures of the book: the core (book/_ext/posenc_widgets.py).
 //
-// Each figure computes its numbers here, in double precision, from the
-// formula its chapter states, and draws them as plain SVG. The same file runs
+// This file holds what every figure shares: numbers as text, a small
+// plotting kit (scales, ticks, axes, lines, dots, heat maps), the formulas
+// that several chapters use, the sliders, and the registry `PosencWidgets`.
+// The figures themselves live in figures/<chapter slug>.js, one file per
+// chapter (or per figure), each calling
+//
+//     PosencWidgets.register("name", {controls, compute, draw});
+//
+// A page loads this file and the files of the figures it holds, nothing
+// else. Each figure computes its numbers in double precision, from the
+// formula its chapter states, and draws them as plain SVG. The same files run
 // twice:
 //
 // * when the book is built, in an embedded V8 (mini-racer, no DOM): the
-//   directive asks `PosencWidgets.markup(name, id)` for the figure's HTML at
+//   extension asks `PosencWidgets.markup(name, id)` for the figure's HTML at
 //   its default settings, so the page holds a finished static figure (what
 //   print, the PDF and a reader without JavaScript see);
 // * in the reader's browser, where it wires the sliders: every change
@@ -321,7 +330,7 @@
     return s;
   }
 
-  // Chapter 5: f(x, m) = R(m theta_i) x, pair i = (x[2i], x[2i+1]) turned
+  // Chapters 5, 6 and 8: f(x, m) = R(m theta_i) x, pair i = (x[2i], x[2i+1]) turned
   // anticlockwise by m theta_i, theta_i = base^(-2i/d).
   function rope(x, m, base) {
     const theta = frequencies(x.length, base);
@@ -334,18 +343,6 @@
     return out;
   }
 
-  // Chapter 5: ALiBi's slopes, the recursion of the paper's get_slopes.
-  function alibiSlopes(n) {
-    const powerOf2 = (k) => {
-      const start = 2 ** -(2 ** -(Math.log2(k) - 3));
-      return range(k).map((i) => start * start ** i);
-    };
-    if (Number.isInteger(Math.log2(n))) return powerOf2(n);
-    const closest = 2 ** Math.floor(Math.log2(n));
-    return powerOf2(closest).concat(
-      alibiSlopes(2 * closest).filter((_, i) => i % 2 === 0).slice(0, n - closest));
-  }
-
   // softmax(x) = e^(x - max) / sum, as posenc.softmax.
   function softmax(x) {
     const m = Math.max(...x);
@@ -354,371 +351,32 @@
     return e.map((v) => v / total);
   }
 
-  // Chapter 7: each method's frequencies theta_i' (posenc.rope_frequencies,
-  // step by step as Transformers' modeling_rope_utils).
-  function ropeFrequencies(d, base, type, p) {
-    const inv = range(d / 2).map((i) => base ** (-(2 * i) / d));
-    const s = p.factor;
-    if (type === "linear") return inv.map((t) => t / s);
-    if (type === "ntk" || type === "dynamic") {
-      let factor = s;
-      if (type === "dynamic") {
-        const length = Math.max(p.seq_len, p.original);
-        factor = factor * length / p.original - (factor - 1);
-      }
-      const newBase = base * factor ** (d / (d - 2));
-      return range(d / 2).map((i) => newBase ** (-(2 * i) / d));
-    }
-    if (type === "yarn") {
-      const pairIndex = (r) => d * Math.log(p.original / (r * 2 * Math.PI)) / (2 * Math.log(base));
-      let low = Math.floor(pairIndex(32)), high = Math.ceil(pairIndex(1));
-      low = Math.max(low, 0); high = Math.min(high, d - 1);
-      if (low === high) high += 0.001;
-      return inv.map((t, i) => {
-        const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
-        const keep = 1 - ramp;
-        return t / s * (1 - keep) + t * keep;
-      });
-    }
-    if (type === "llama3") {
-      const lowF = 1, highF = 4;
-      const longEdge = p.original / lowF, shortEdge = p.original / highF;
-      return inv.map((t) => {
-        const wavelength = 2 * Math.PI / t;
-        const scaled = wavelength > longEdge ? t / s : t;
-        if (wavelength >= shortEdge && wavelength <= longEdge) {
-          const smooth = (p.original / wavelength - lowF) / (highF - lowF);
-          return (1 - smooth) * scaled / s + smooth * scaled;
-        }
-        return scaled;
-      });
-    }
-    return inv;
-  }
-
-  // --- the figures -------------------------------------------------------
-  //
-  // Each has its controls (a slider over a range or over a list of values),
-  // compute(params) -> the numbers, and draw(params, values, width) ->
-  // {svg, alt, summary}.
-
+  // Settings that several figures offer.
   const BASES = [100, 1000, 10000, 100000, 500000, 1000000];
   const WIDTHS = [8, 16, 32, 64, 128, 256, 512];
   const baseText = (b) => thousands(String(b));
 
+  // --- the registry ------------------------------------------------------
+  //
+  // A figure is {controls, compute, draw}:
+  // * controls: sliders, each {name, label, value} and either min, max, step
+  //   (optionally maxFrom(params), a maximum that follows other settings) or
+  //   values (a list; the slider moves over its indices), and optionally
+  //   text(value), the value as shown and spoken;
+  // * compute(params) -> the numbers (what PosencWidgets.values returns, so
+  //   what the browser test compares with posenc);
+  // * draw(params, values, width) -> {svg, alt, summary}.
+
   const WIDGETS = {};
 
-  // Chapter 2: the table and its wavelength ladder.
-  WIDGETS.ladder = {
-    controls: [
-      {name: "d", label: "d_model", values: WIDTHS, value: 128},
-      {name: "base", label: "base", values: BASES, value: 10000, text: baseText},
-    ],
-    compute({d, base}) {
-      const positions = 100;
-      const omega = frequencies(d, base);
-      const table = [];
-      for (let pos = 0; pos < positions; pos++) table.push(...peRow(pos, d, base));
-      return {d, base, positions, omega, wavelength: omega.map((w) => TWO_PI / w), table};
-    },
-    draw({d, base}, v, W) {
-      const left = 62, right = 54;
-      const heat = new Panel(left, 30, W - left - right, 180,
-                             {domain: [0, d]}, {domain: [v.positions, 0]}, W);
-      heat.axes({title: `The table: ${v.positions} positions x ${d} dimensions`,
-                 xlabel: "dimension (column)", ylabel: "position", grid: false});
-      const url = heatmapURL(v.table, v.positions, d, -1, 1, colourMap(RDBU_R, 256));
-      heat.parts.splice(heat.parts.length - 1, 0,
-        `<image x="${heat.x}" y="${heat.y}" width="${heat.w}" height="${heat.h}" ` +
-        `preserveAspectRatio="none" image-rendering="optimizeSpeed" ` +
-        `style="image-rendering:pixelated" href="${url}"/>`);
-      // colour key
-      const kx = W - right + 12, kw = 10;
-      const key = range(11).map((k) => {
-        const y = heat.y + (10 - k) * heat.h / 11;
-        return `<rect x="${kx}" y="${r1(y)}" width="${kw}" height="${r1(heat.h / 11 + 0.5)}" ` +
-               `fill="${RDBU_R[k]}"/>`;
-      }).join("") + [[1, 0], [0, 0.5], [-1, 1]].map(([val, f]) =>
-        `<text class="pw-tick" x="${kx + kw + 3}" y="${r1(heat.y + f * heat.h + 4)}">${val}</text>`
-      ).join("");
-      const n = v.wavelength.length;
-      const lo = Math.min(1, v.wavelength[0]), hi = Math.max(v.wavelength[n - 1], 1000) * 2;
-      const ladder = new Panel(left, 270, W - left - right, 160,
-                               {domain: [-0.5, n - 0.5]}, {domain: [lo, hi], log: 10}, W);
-      const slow = v.wavelength.filter((l) => l > v.positions).length;
-      ladder.axes({title: `Its wavelength ladder: ${n} pairs`, xlabel: "pair i",
-                   ylabel: "wavelength"})
-        .hline(v.positions, stroke("vermillion", 'stroke-dasharray="6 4"'),
-               `${v.positions} positions, the rows above`)
-        .dots(range(n), v.wavelength, n > 64 ? 1.6 : 2.6, 'class="pw-fill pw-blue"');
-      const alt = `Heat map of the sinusoidal table for d_model = ${d} and base ` +
-        `${baseText(base)}: ${v.positions} positions down, ${d} dimensions across, values ` +
-        `from -1 (blue) to 1 (red); fine stripes on the left widen towards the right. ` +
-        `Below it, the wavelengths of the ${n} pairs on a logarithmic axis, a straight ` +
-        `line from ${fmt(v.wavelength[0])} to ${fmt(v.wavelength[n - 1])} positions; ` +
-        `${slow} pairs lie above the line at ${v.positions} positions.`;
-      const summary = `d_model = ${d}, base = ${baseText(base)}: wavelengths from ` +
-        `${fmt(v.wavelength[0])} to ${fmt(v.wavelength[n - 1])} positions, each ` +
-        `${fmt(base ** (2 / d), 4)} times the one before; ${slow} of ${n} pairs turn ` +
-        `less than once in the ${v.positions} positions of the table.`;
-      return {svg: svgDoc(W, 475, heat.svg() + key + ladder.svg()), alt, summary};
-    },
-  };
-
-  // Chapter 2: PE(p) . PE(p + k) against the offset k.
-  WIDGETS.dots = {
-    controls: [
-      {name: "d", label: "d_model", values: WIDTHS, value: 128},
-      {name: "p", label: "position p", min: 0, max: 1000, step: 1, value: 0},
-      {name: "base", label: "base", values: BASES, value: 10000, text: baseText},
-    ],
-    compute({d, p, base}) {
-      const offsets = range(201).map((i) => i - 100);
-      const here = peRow(p, d, base);
-      const dots = offsets.map((k) => dot(here, peRow(p + k, d, base)));
-      return {d, p, base, offsets, dots};
-    },
-    draw({d, p, base}, v, W) {
-      const left = 62, right = 16;
-      const panel = new Panel(left, 30, W - left - right, 240,
-                              {domain: [-100, 100]}, {domain: [-d / 4, d / 2 * 1.05]}, W);
-      panel.axes({title: `PE(${p}) . PE(${p} + k), d_model = ${d}`, xlabel: "offset k",
-                  ylabel: "dot product"})
-        .hline(0, 'class="pw-axis"')
-        .line(v.offsets, v.dots, stroke("blue"));
-      const at = (k) => v.dots[k + 100];
-      let low = 0;
-      v.dots.forEach((x, i) => { if (x < v.dots[low]) low = i; });
-      const alt = `Line plot of the dot product of the encodings of positions ${p} and ` +
-        `${p} + k, for offsets k from -100 to 100, d_model = ${d}, base ${baseText(base)}. ` +
-        `The curve is symmetric about k = 0, where it peaks at ${fmt(at(0))}, and falls ` +
-        `with ripples to ${fmt(at(100))} at k = 100.`;
-      const summary = `p = ${p}: the dot product is ${fmt(at(0), 4)} at k = 0 ` +
-        `(d_model/2), ${fmt(at(1), 4)} at k = 1 and ${fmt(at(100), 4)} at k = 100; ` +
-        `lowest ${fmt(v.dots[low], 4)} at k = ${v.offsets[low]}. Move p: the curve ` +
-        `does not change.`;
-      return {svg: svgDoc(W, 315, panel.svg()), alt, summary};
-    },
-  };
-
-  // Chapter 2: each pair is the hand of a clock, (sin, cos) of pos * omega_i,
-  // pointing at 12 o'clock at position 0 and turning clockwise.
-  WIDGETS.clock = {
-    controls: [
-      {name: "pos", label: "position", min: 0, max: 1000, step: 1, value: 3},
-      {name: "d", label: "d_model", values: [2, 4, 6, 8, 10, 12, 14, 16], value: 8},
-      {name: "base", label: "base", values: [10, 100, 1000, 10000, 100000], value: 10000,
-       text: baseText},
-    ],
-    compute({pos, d, base}) {
-      return {pos, d, base, omega: frequencies(d, base), row: peRow(pos, d, base)};
-    },
-    draw({pos, d, base}, v, W) {
-      const n = d / 2;
-      const cols = Math.min(n, Math.max(2, Math.floor(W / 150)));
-      const cell = W / cols, radius = Math.min(52, cell / 2 - 14);
-      const rows = Math.ceil(n / cols), cellH = 2 * radius + 58, top = 22;
-      const parts = [titleText(`The ${n} hands at position ${pos}, base ${baseText(base)}`, W, 14)];
-      for (let i = 0; i < n; i++) {
-        const cx = r1((i % cols + 0.5) * cell);
-        const cy = r1(top + Math.floor(i / cols) * cellH + radius + 24);
-        const s = v.row[2 * i], c = v.row[2 * i + 1];
-        const tx = r1(cx + radius * s), ty = r1(cy - radius * c);
-        const turns = pos * v.omega[i] / TWO_PI;
-        const part = turns - Math.floor(turns);
-        const large = part > 0.5 ? 1 : 0;
-        parts.push(
-          `<circle class="pw-dial" cx="${cx}" cy="${cy}" r="${radius}"/>` +
-          (part > 1e-9 ? `<path class="pw-sweep" d="M${cx} ${cy}L${cx} ${r1(cy - radius)}` +
-            `A${radius} ${radius} 0 ${large} 1 ${tx} ${ty}Z"/>` : "") +
-          `<line class="pw-axis" x1="${cx}" x2="${cx}" y1="${r1(cy - radius)}" y2="${r1(cy - radius + 6)}"/>` +
-          `<line ${stroke("vermillion", 'stroke-linecap="round" stroke-width="3"')} ` +
-          `x1="${cx}" y1="${cy}" x2="${tx}" y2="${ty}"/>` +
-          `<circle class="pw-fill pw-vermillion" cx="${tx}" cy="${ty}" r="4"/>` +
-          `<text class="pw-label" x="${cx}" y="${r1(cy - radius - 8)}" text-anchor="middle">` +
-          `pair ${i}</text>` +
-          `<text class="pw-tick" x="${cx}" y="${r1(cy + radius + 16)}" text-anchor="middle">` +
-          `${esc(fmt(turns, 3))} turns</text>` +
-          `<text class="pw-tick" x="${cx}" y="${r1(cy + radius + 30)}" text-anchor="middle">` +
-          `sin ${esc(fmt(s, 3))}, cos ${esc(fmt(c, 3))}</text>`);
-      }
-      const alt = `${n} clock faces, one per pair of the sinusoidal encoding at position ` +
-        `${pos} (d_model = ${d}, base ${baseText(base)}). Each hand points at ` +
-        `(sin, cos) of pos times the pair's frequency: ` +
-        range(n).map((i) => `pair ${i} has turned ${fmt(pos * v.omega[i] / TWO_PI, 3)} ` +
-                            `times`).join(", ") + ".";
-      const summary = `Position ${pos}: pair 0 turns by ${fmt(v.omega[0], 3)} radian per ` +
-        `position, pair ${n - 1} by ${fmt(v.omega[n - 1], 3)}; the shaded sector is the ` +
-        `angle pos x omega_i past its last full turn.`;
-      return {svg: svgDoc(W, top + rows * cellH, parts.join("")), alt, summary};
-    },
-  };
-
-  // Chapter 5: the RoPE score of a query and a key against their offset.
-  const HEAD = 64;
-  WIDGETS.rope = {
-    controls: [
-      {name: "base", label: "base", values: BASES, value: 10000, text: baseText},
-      {name: "first", label: "first pair used", min: 0, max: HEAD / 2 - 1, step: 1, value: 0},
-      {name: "count", label: "pairs used", min: 1, max: HEAD / 2, step: 1, value: HEAD / 2},
-      {name: "phi", label: "angle from q to k (degrees)", min: 0, max: 180, step: 15, value: 0},
-    ],
-    compute({base, first, count, phi}) {
-      const last = Math.min(first + count, HEAD / 2);
-      const used = last - first;
-      const q = new Array(HEAD).fill(0), k = new Array(HEAD).fill(0);
-      const a = phi * Math.PI / 180;
-      for (let i = first; i < last; i++) {
-        q[2 * i] = 1; q[2 * i + 1] = 0;
-        k[2 * i] = Math.cos(a); k[2 * i + 1] = Math.sin(a);
-      }
-      const m = 400;  // the query's position; keys at n = m - distance
-      const distance = range(m + 1);
-      const rq = rope(q, m, base);
-      const score = distance.map((t) => dot(rq, rope(k, m - t, base)) / used);
-      return {base, first, last, used, phi, q, k, m, distance, score};
-    },
-    draw({base}, v, W) {
-      const left = 62, right = 16;
-      const panel = new Panel(left, 30, W - left - right, 240,
-                              {domain: [0, v.m]}, {domain: [-1.05, 1.05]}, W);
-      const pairs = v.used === 1 ? `pair ${v.first}` : `pairs ${v.first} to ${v.last - 1}`;
-      panel.axes({title: `RoPE score, ${pairs} of ${HEAD / 2}, base ${baseText(base)}`,
-                  xlabel: "distance m - n (query at m = 400, key at n)",
-                  ylabel: "score / pairs used"})
-        .hline(0, 'class="pw-axis"')
-        .line(v.distance, v.score, stroke("blue"));
-      const tail = v.score.slice(200);
-      const spread = [Math.min(...tail), Math.max(...tail)];
-      const alt = `Line plot of the RoPE score of one query and one key, divided by the ` +
-        `${v.used} pairs they use (${pairs}, head width ${HEAD}, base ${baseText(base)}, ` +
-        `key turned ${v.phi} degrees from the query), against the distance from 0 to 400. ` +
-        `It starts at ${fmt(v.score[0], 3)}; between distances 200 and 400 it stays ` +
-        `between ${fmt(spread[0], 3)} and ${fmt(spread[1], 3)}.`;
-      const summary = `${pairs}, key at ${v.phi} degrees: score ${fmt(v.score[0], 4)} at ` +
-        `distance 0, ${fmt(v.score[1], 4)} at 1, between ${fmt(spread[0], 3)} and ` +
-        `${fmt(spread[1], 3)} from 200 to 400.`;
-      return {svg: svgDoc(W, 315, panel.svg()), alt, summary};
-    },
-  };
-
-  // Chapter 5: ALiBi's slopes, and the attention weights they give the keys
-  // of the last query when every content score is equal.
-  WIDGETS.alibi = {
-    controls: [
-      {name: "heads", label: "heads", min: 1, max: 64, step: 1, value: 12},
-      {name: "head", label: "head shown", min: 0, max: 11, step: 1, value: 0,
-       maxFrom: (p) => p.heads - 1},
-      {name: "length", label: "sequence length", values: [16, 32, 64, 128, 256], value: 64},
-    ],
-    compute({heads, head, length}) {
-      const slopes = alibiSlopes(heads);
-      // B[h][i][j] = -m_h (i - j) for the last query i = length - 1
-      const weights = slopes.map((m) => softmax(range(length).map((j) => -m * (length - 1 - j))));
-      return {heads, head, length, slopes, weights};
-    },
-    draw({heads, head, length}, v, W) {
-      const left = 62, right = 16;
-      const lo = Math.min(...v.slopes), hi = Math.max(...v.slopes);
-      const top = new Panel(left, 30, W - left - right, 150,
-                            {domain: [-0.5, heads - 0.5], ticks: heads * 24 <= W - left - right ? range(heads) : null},
-                            {domain: [Math.min(lo / 1.5, 2 ** -8), 1], log: 2,
-                             format: powerOf2Text}, W);
-      top.axes({title: `Slopes of ${heads} heads`, xlabel: "head index",
-                ylabel: "slope m (log)"})
-        .dots(range(heads), v.slopes, 3, 'class="pw-fill pw-blue"')
-        .dots([head], [v.slopes[head]], 6, 'class="pw-ring pw-vermillion" fill="none" stroke-width="2"');
-      const distance = range(length);
-      const bottom = new Panel(left, 250, W - left - right, 170,
-                               {domain: [0, length - 1]}, {domain: [0, 1]}, W);
-      bottom.axes({title: `Weights of the last query's keys (head ${head}: m = ${fmt(v.slopes[head], 4)})`,
-                   xlabel: "distance to the query (i - j)", ylabel: "attention weight"});
-      v.weights.forEach((w, h) => {
-        if (h !== head) bottom.line(distance, distance.map((t) => w[length - 1 - t]), 'class="pw-faint"');
-      });
-      bottom.line(distance, distance.map((t) => v.weights[head][length - 1 - t]),
-                  stroke("vermillion"));
-      const w = v.weights[head];
-      const half = distance.find((t) => w[length - 1 - t] < w[length - 1] / 2);
-      const alt = `Two plots for ALiBi with ${heads} heads. Above, the slope of each head ` +
-        `on a log scale, from ${fmt(v.slopes[0], 3)} for head 0` +
-        `${Number.isInteger(Math.log2(heads)) ? "" : ", not sorted since the head count is not a power of two"}; ` +
-        `head ${head} is circled (m = ${fmt(v.slopes[head], 3)}). Below, the attention weights ` +
-        `of the last of ${length} queries against the distance to each key, when all content ` +
-        `scores are equal: head ${head} gives its own position ${fmt(w[length - 1], 3)}` +
-        (half === undefined ? " and decays by less than half over the sequence."
-          : ` and half as much at distance ${half}.`);
-      const summary = `${heads} heads, slopes 2^-e with e = ` +
-        v.slopes.slice(0, 16).map((m) => num(-Math.log2(m))).join(", ") +
-        (heads > 16 ? ", ..." : "") + `. Head ${head}: weight ${fmt(w[length - 1], 3)} ` +
-        `on the query's own position, ${fmt(w[0], 3)} on the first key.`;
-      return {svg: svgDoc(W, 465, top.svg() + bottom.svg()), alt, summary};
-    },
-  };
-
-  // Chapter 7: by how much each method divides the frequency of each pair.
-  const METHODS = [
-    {type: "linear", label: "PI (linear)", attrs: stroke("black")},
-    {type: "ntk", label: "NTK-aware, fixed", attrs: stroke("blue", 'stroke-dasharray="7 4"')},
-    {type: "dynamic", label: "dynamic NTK at length l", attrs: stroke("grey", 'stroke-dasharray="2 3"')},
-    {type: "yarn", label: "YaRN", attrs: stroke("vermillion")},
-    {type: "llama3", label: "Llama 3.1's rule", attrs: stroke("green", 'stroke-dasharray="9 3 2 3"')},
-  ];
-  WIDGETS.stretch = {
-    controls: [
-      {name: "factor", label: "factor s", values: [1, 1.5, 2, 3, 4, 6, 8, 12, 16, 32], value: 4},
-      {name: "original", label: "training length L",
-       values: [1024, 2048, 4096, 8192, 16384, 32768], value: 4096, text: baseText},
-      {name: "ratio", label: "dynamic NTK: length l / L", values: [1, 1.5, 2, 3, 4, 8, 16],
-       value: 2},
-      {name: "base", label: "base", values: [10000, 500000], value: 10000, text: baseText},
-    ],
-    compute({factor, original, ratio, base}) {
-      const d = 128;
-      const p = {factor, original, seq_len: ratio * original};
-      const theta = ropeFrequencies(d, base, "default", p);
-      const divisor = {};
-      for (const {type} of METHODS) {
-        const params = type === "dynamic" ? {...p, factor: 1} : p;
-        const inv = ropeFrequencies(d, base, type, params);
-        divisor[type] = theta.map((t, i) => t / inv[i]);
-      }
-      const attentionFactor = factor > 1 ? 0.1 * Math.log(factor) + 1 : 1;
-      return {d, base, factor, original, seq_len: p.seq_len, theta,
-              wavelength: theta.map((t) => TWO_PI / t), divisor, attentionFactor};
-    },
-    draw({factor, original, base}, v, W) {
-      const left = 62, right = 16;
-      const top = Math.max(factor, ...v.divisor.dynamic) * 1.1;
-      const panel = new Panel(left, 30, W - left - right, 240,
-                              {domain: [4, v.wavelength[v.wavelength.length - 1] * 1.5], log: 10},
-                              {domain: [0.9, top]}, W);
-      panel.axes({title: `Divisor per pair, s = ${factor}, base ${baseText(base)}`,
-                  xlabel: "wavelength (positions)", ylabel: "frequency divided by"})
-        .clip("pw-stretch-clip");
-      for (const [edge, name] of [[original / 32, "L/32"], [original / 4, "L/4"], [original, "L"]]) {
-        panel.vline(edge, 'class="pw-grid-strong"', name);
-      }
-      for (const m of METHODS) panel.line(v.wavelength, v.divisor[m.type], m.attrs);
-      const key = legend(METHODS.map((m) => ({label: m.label, attrs: m.attrs})), left, 318,
-                         W - left - right);
-      const at = (type, i) => fmt(v.divisor[type][i], 3);
-      const last = v.wavelength.length - 1;
-      const alt = `Line plot, for each of the 64 pairs of a head of width 128 with base ` +
-        `${baseText(base)}, of the factor by which each method divides its frequency, ` +
-        `against its wavelength on a log axis, for s = ${factor} and L = ${thousands(String(original))}. ` +
-        `PI divides every pair by ${at("linear", 0)}; NTK-aware rises from ${at("ntk", 0)} ` +
-        `to ${at("ntk", last)}; dynamic NTK at ${thousands(String(v.seq_len))} tokens reaches ` +
-        `${at("dynamic", last)}; YaRN and Llama 3.1 keep the fast pairs (${at("yarn", 0)}, ` +
-        `${at("llama3", 0)}) and divide the slowest by ${at("yarn", last)} and ${at("llama3", last)}.`;
-      const summary = `s = ${factor}, L = ${thousands(String(original))}, dynamic NTK at ` +
-        `l = ${thousands(String(v.seq_len))}: slowest pair divided by ${at("linear", last)} ` +
-        `(PI), ${at("ntk", last)} (NTK), ${at("dynamic", last)} (dynamic), ` +
-        `${at("yarn", last)} (YaRN), ${at("llama3", last)} (Llama 3.1); YaRN's ` +
-        `attention factor ${fmt(v.attentionFactor, 4)}.`;
-      return {svg: svgDoc(W, 318 + key.height + 4, panel.svg() + key.svg), alt, summary};
-    },
-  };
+  function register(name, widget) {
+    if (WIDGETS[name]) throw new Error(`figure ${name} is registered twice`);
+    for (const key of ["controls", "compute", "draw"]) {
+      if (!widget[key]) throw new Error(`figure ${name} has no ${key}`);
+    }
+    WIDGETS[name] = widget;
+    if (started) attachAll();  // a figure file that runs after the page is ready
+  }
 
   // --- markup, settings and the figure in the page ----------------------------
 
@@ -819,15 +477,25 @@
     }
   }
 
+  // Figures whose file has run are wired; the others wait for theirs.
+  let started = false;
+  function attachAll() {
+    document.querySelectorAll("figure.posenc-widget").forEach(attach);
+  }
+
+  const kit = {TWO_PI, range, thousands, fmt, num, esc, r1, niceStep, linearTicks, logTicks,
+               Panel, titleText, powerOf2Text, legend, stroke, svgDoc, RDBU_R, colourMap,
+               heatmapURL, BASES, WIDTHS, baseText};
   const api = {
-    widgets: WIDGETS, render, markup, defaults,
+    widgets: WIDGETS, register, render, markup, defaults, kit,
     values: (figure) => live.get(figure) || null,
-    formulas: {frequencies, peRow, rope, alibiSlopes, softmax, ropeFrequencies},
+    // the shared formulas; each figure file adds its chapter's own
+    formulas: {frequencies, peRow, dot, rope, softmax},
   };
   root.PosencWidgets = api;
 
   if (typeof document !== "undefined") {
-    const start = () => document.querySelectorAll("figure.posenc-widget").forEach(attach);
+    const start = () => { started = true; attachAll(); };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
     else start();
   }
