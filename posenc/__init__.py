@@ -11,10 +11,11 @@ sinusoidal   the encoding of Vaswani et al. (2017) and its rotation matrices
 text         tokens, vocabularies, indices, random embeddings
 attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
-scaling      RoPE past its training length: PI, NTK, YaRN, Llama 3.1
+scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
 cache        positions when a model generates: the KV cache, padding, packing, windows
 relative     relative positions, T5 buckets, ALiBi
 positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
+families     the position machinery of real model families (Llama, OPT, DeBERTa...)
 by_hand      one table entry computed step by step, as with a pencil
 tables       learned position tables: init, look-up, and its backward pass
 tasks        the order and look-back tasks, and their balanced test sets
@@ -38,7 +39,7 @@ function. The book keeps the short calls that readers type, and names every
 other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import backward, cache, exercises, model, plot, schemes, stats, tables, tasks, training
+from . import backward, cache, exercises, families, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .backward import *  # noqa: F401,F403
@@ -46,6 +47,8 @@ from .backward import __all__ as _backward_all
 from .by_hand import explain_entry  # noqa: F401
 from .cache import *  # noqa: F401,F403
 from .cache import __all__ as _cache_all
+from .families import *  # noqa: F401,F403
+from .families import __all__ as _families_all
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .positions2d import *  # noqa: F401,F403
@@ -87,9 +90,11 @@ __all__ = [
     *_training_all,
     *_cache_all,
     *_precision_all,
+    *_families_all,
     "backward",
     "cache",
     "exercises",
+    "families",
     "model",
     "plot",
     "schemes",

@@ -218,21 +218,41 @@ def rng(seed, *, name="seed"):
     return np.random.default_rng(integer(name, seed, minimum=0))
 
 
-#: The most numbers one array of the package may hold (2**27 float64 entries
-#: are 1 GiB, far beyond what any of the book's computations needs).
+#: The cap on what one call of posenc builds: 2**27 numbers, 1 GiB of float64.
+#: The book's computations need thousands of times fewer. Every public
+#: function that allocates counts what it will build, its result and the
+#: intermediates alive beside it (a complex number counts as two, a boolean
+#: as one), and calls :func:`entries` with that count before it builds
+#: anything. Beyond the cap numpy would fail with a MemoryError, take
+#: gigabytes for seconds, or get the machine's process killed.
 MAX_ENTRIES = 2**27
 
 
-def entries(what, count):
-    """Refuse an array of ``count`` numbers beyond :data:`MAX_ENTRIES`, quickly and by name.
+def entries(what, count, *, hint=None):
+    """Refuse to build ``count`` numbers beyond :data:`MAX_ENTRIES`, before building anything.
 
-    ``what`` names the sizes that make the count, for example
-    ``"n_rows * d_model = 10**9 * 16"``.
+    The one size check of the package. ``what`` names the arguments that
+    make the count, with their values: ``"n_rows * d_model = 10**9 * 16"``.
+    ``count`` is a Python int, of any size (``10**400`` gets the same
+    message as ``2**27 + 1``): compute it from the checked integer
+    arguments and the shapes of the arrays, never with numpy integers, which
+    wrap round. ``hint`` says what to do instead, when there is a way.
+    Returns ``count``.
+
+    >>> entries("length * d_model = 3 * 4", 12)
+    12
+    >>> entries("length * d_model = 10**400 * 4", 4 * 10**400)
+    Traceback (most recent call last):
+        ...
+    ValueError: length * d_model = 10**400 * 4 would need ~4e+400 numbers, more than the 134,217,728 (1 GiB of float64) that posenc allows for one call (posenc._checks.MAX_ENTRIES)
     """
+    count = int(count)
     if count > MAX_ENTRIES:
+        size = MAX_ENTRIES * 8 / 2**30
         raise ValueError(
             f"{what} would need {show(count)} numbers, more than the {MAX_ENTRIES:,} "
-            "(1 GiB of float64) that posenc allows for one array"
+            f"({size:.3g} GiB of float64) that posenc allows for one call "
+            f"(posenc._checks.MAX_ENTRIES){f'; {hint}' if hint else ''}"
         )
     return count
 
@@ -287,11 +307,25 @@ def integer_array(name, value, *, dtype=np.int64, low=None, high=None, what=None
     return arr.astype(dtype, copy=False)
 
 
+def is_sequence(value):
+    """True for a list, a tuple, a range or an array with at least one axis.
+
+    A string is not a sequence of items here, and neither is a 0-d array,
+    which has no length (``len(np.array(3))`` raises).
+
+    >>> is_sequence([2, 3]), is_sequence(np.array([2, 3])), is_sequence(np.array(3)), is_sequence("ab")
+    (True, True, False, False)
+    """
+    if isinstance(value, np.ndarray):
+        return value.ndim >= 1
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
 def seeds(seed, *, most):
     """``None`` for one seed (an int or a Generator), else the list of at most ``most`` seeds of a stack."""
     if isinstance(seed, (numbers.Integral, np.random.Generator)):
         return None
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray, range)):
+    if not is_sequence(seed):
         raise TypeError(
             f"seed must be an integer, a numpy Generator or a sequence of integers "
             f"(one per model of a stack), got {show(seed)}"

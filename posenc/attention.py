@@ -11,6 +11,8 @@ query/key pairs (a causal model may not look ahead).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _checks
@@ -90,6 +92,7 @@ def causal_mask(n):
            [ True,  True,  True]])
     """
     n = _checks.positive_int("n", n)
+    _checks.entries(f"n ** 2 = {_checks.show(n)} ** 2", 2 * n**2)  # the ones, and the mask
     return np.tril(np.ones((n, n), dtype=bool))
 
 
@@ -145,6 +148,16 @@ def attention(q, k, v, *, mask=None, bias=None):
     array([[1.  , 0.  ],
            [0.33, 0.67]])
     """
+    q, k, v, mask, bias = _validate_attention(q, k, v, mask, bias)
+    scores = _scores(q, k, bias)  # q k^T / sqrt(d_k) + bias, refused by name if it overflows
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores, axis=-1)
+    return weights @ v, weights
+
+
+def _validate_attention(q, k, v, mask, bias):
+    """The checks of :func:`attention`: shapes that fit, a boolean mask, a key for every query, the cap."""
     q, k, v = (_matrices(name, x) for name, x in (("q", q), ("k", k), ("v", v)))
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(
@@ -155,12 +168,39 @@ def attention(q, k, v, *, mask=None, bias=None):
             f"k and v must have the same number of rows (keys), got k {k.shape} and v {v.shape}"
         )
     try:
-        np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+        batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     except ValueError:
         raise ValueError(
             "the leading (batch) axes of q, k and v must broadcast together, "
             f"got q {q.shape}, k {k.shape} and v {v.shape}"
         ) from None
+    shape = (*batch, q.shape[-2], k.shape[-2])  # of the scores
+    if bias is not None:
+        bias = _fit("bias", _checks.logits("bias", bias), shape)
+        shape = bias.shape  # one bias per head gives one output per head
+    if mask is not None:
+        mask = _fit("mask", _boolean_mask(mask), shape)
+    n_scores = math.prod(shape)
+    # the scores, scaled, biased, masked and their softmax; and the output
+    _checks.entries(f"the scores, batch * n_q * n_k = {math.prod(shape[:-2])} * {shape[-2]} * "
+                    f"{shape[-1]}", 5 * n_scores + n_scores // shape[-1] * v.shape[-1])
+    if mask is not None and not mask.any(axis=-1).all():
+        raise ValueError("mask forbids every key for at least one query")
+    if bias is not None:
+        blocked = np.isneginf(bias) if mask is None else np.isneginf(bias) | ~mask
+        blocked = blocked.all(axis=-1)  # the scores are finite: only bias (and mask) give -inf
+        if blocked.any():
+            query = np.argwhere(blocked)[0][-1]
+            who = "bias gives" if mask is None else "bias and mask together give"
+            raise ValueError(
+                f"{who} every key -inf for query {query}: every query needs at least one key "
+                "with a finite score"
+            )
+    return q, k, v, mask, bias
+
+
+def _scores(q, k, bias):
+    """The scores ``q k^T / sqrt(d_k) + bias``, refused by name where they overflow float64."""
     with np.errstate(over="ignore", invalid="ignore"):  # checked just below
         scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if not np.isfinite(scores).all():
@@ -168,39 +208,30 @@ def attention(q, k, v, *, mask=None, bias=None):
             "the scores q k^T / sqrt(d_k) overflow float64 (q holds entries up to "
             f"{np.abs(q).max():.3g} in size, k up to {np.abs(k).max():.3g}); scale q and k down"
         )
-    if bias is not None:
-        bias = _fit("bias", _checks.logits("bias", bias), scores.shape)
-        with np.errstate(over="ignore"):  # checked just below
-            scores = scores + bias
-        if np.any(np.isinf(scores) & np.isfinite(bias)):
-            raise ValueError(
-                "the scores plus bias overflow float64 (bias holds finite entries up to "
-                f"{np.abs(bias[np.isfinite(bias)]).max():.3g} in size); use -inf in bias "
-                "to forbid a key, and finite entries well inside float64 otherwise"
-            )
-    if mask is not None:
-        try:
-            mask = np.asarray(mask)
-        except (TypeError, ValueError):  # a ragged list, for example
-            raise TypeError(
-                f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
-            ) from None
-        if mask.dtype != bool:
-            raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
-        mask = _fit("mask", mask, scores.shape)
-        if not mask.any(axis=-1).all():
-            raise ValueError("mask forbids every key for at least one query")
-        scores = np.where(mask, scores, -np.inf)
-    blocked = np.isneginf(scores).all(axis=-1)  # only bias (and mask) can give -inf now
-    if blocked.any():
-        query = np.argwhere(blocked)[0][-1]
-        who = "bias gives" if mask is None else "bias and mask together give"
+    if bias is None:
+        return scores
+    with np.errstate(over="ignore"):  # checked just below
+        scores = scores + bias
+    if np.any(np.isinf(scores) & np.isfinite(bias)):
         raise ValueError(
-            f"{who} every key -inf for query {query}: every query needs at least one key "
-            "with a finite score"
+            "the scores plus bias overflow float64 (bias holds finite entries up to "
+            f"{np.abs(bias[np.isfinite(bias)]).max():.3g} in size); use -inf in bias "
+            "to forbid a key, and finite entries well inside float64 otherwise"
         )
-    weights = softmax(scores, axis=-1)
-    return weights @ v, weights
+    return scores
+
+
+def _boolean_mask(mask):
+    """``mask`` as a numpy array of booleans (True = may attend)."""
+    try:
+        mask = np.asarray(mask)
+    except (TypeError, ValueError):  # a ragged list, for example
+        raise TypeError(
+            f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
+        ) from None
+    if mask.dtype != bool:
+        raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
+    return mask
 
 
 def _matrices(name, x):

@@ -22,8 +22,6 @@ each of them and compares them with the reference code.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from . import _checks
@@ -50,7 +48,9 @@ def grid_positions(height, width):
     """
     height = _checks.positive_int("height", height)
     width = _checks.positive_int("width", width)
-    _checks.entries(f"height * width * 2 = {height} * {width} * 2", height * width * 2)
+    # the index, its row, its column, and the pairs
+    _checks.entries(f"height * width = {_checks.show(height)} * {_checks.show(width)}",
+                    5 * height * width)
     i = np.arange(height * width)
     return np.stack([i // width, i % width], axis=1)
 
@@ -106,8 +106,9 @@ def sinusoidal_2d(height, width, d_model, *, base=10000.0, layout="halves"):
             f"d_model must be divisible by 4 (two halves of whole sine-cosine pairs), got {d_model}"
         )
     layout = _checks.choice("layout", layout, LAYOUTS)
-    _checks.entries(f"height * width * d_model = {height} * {width} * {d_model}",
-                    height * width * d_model)
+    # the table and its two halves, and the grid's positions
+    _checks.entries(f"height * width * d_model = {_checks.show(height)} * {_checks.show(width)} "
+                    f"* {_checks.show(d_model)}", 2 * height * width * d_model + 5 * height * width)
     half = d_model // 2
     by_column = sinusoidal(width, half, base=base, layout=layout)  # (width, d/2)
     by_row = sinusoidal(height, half, base=base, layout=layout)  # (height, d/2)
@@ -191,8 +192,13 @@ def interpolate_table(table, grid, new_grid):
             f"table must have one row per patch of grid {(height, width)}, "
             f"{height * width} rows, got {len(table)}"
         )
-    _checks.entries(f"new_height * new_width * d = {new_height} * {new_width} * {table.shape[1]}",
-                    new_height * new_width * table.shape[1])
+    d = table.shape[1]
+    # the weights along each axis, the table in float64, the result (twice, when it is rounded)
+    _checks.entries(f"new_grid = {_checks.show((new_height, new_width))} from grid = "
+                    f"{(height, width)} with {d} columns: the weights new_height * height + "
+                    "new_width * width, and the tables",
+                    new_height * height + new_width * width + 16 * (new_height + new_width)
+                    + height * width * d + 2 * new_height * new_width * d)
     dtype = table.dtype if table.dtype.kind == "f" else np.dtype(np.float64)
     image = table.astype(np.float64).reshape(height, width, -1)
     rows, cols = _cubic_weights(height, new_height), _cubic_weights(width, new_width)
@@ -202,7 +208,7 @@ def interpolate_table(table, grid, new_grid):
 
 def _grid(name, value):
     """A grid's ``(height, width)``, two integers >= 1."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)) or len(value) != 2:
+    if not _checks.is_sequence(value) or len(value) != 2:
         raise TypeError(f"{name} must be a pair (height, width) of integers, got {_checks.show(value)}")
     return (_checks.positive_int(f"{name}[0]", value[0]), _checks.positive_int(f"{name}[1]", value[1]))
 
@@ -327,15 +333,9 @@ def mrope_position_ids(segments, *, spatial_merge_size=1):
            [0, 1, 2, 2, 2, 3, 3, 3, 5, 6],
            [0, 1, 2, 3, 4, 2, 3, 4, 5, 6]])
     """
-    m = _checks.positive_int("spatial_merge_size", spatial_merge_size)
-    if isinstance(segments, (str, bytes)) or not isinstance(segments, (Sequence, np.ndarray)):
-        raise TypeError(
-            f"segments must be a list of ('text', n) and ('image', (t, h, w)) items, "
-            f"got {_checks.show(segments)}"
-        )
-    pieces, start, total = [], 0, 0
-    for j, segment in enumerate(segments):
-        kind, size = _segment(j, segment, m)
+    segments, m = _validate_mrope_position_ids(segments, spatial_merge_size)
+    pieces, start = [], 0
+    for kind, size in segments:
         if kind == "text":
             ids = np.broadcast_to(start + np.arange(size), (3, size))
             step = size
@@ -344,32 +344,47 @@ def mrope_position_ids(segments, *, spatial_merge_size=1):
             tau, r, c = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
             ids = start + np.stack([tau.ravel(), r.ravel(), c.ravel()])
             step = max(t, h, w)
-        total += ids.shape[1]
-        _checks.entries(f"3 * the number of tokens of segments[:{j + 1}] = 3 * {total}", 3 * total)
         pieces.append(ids)
         start += step
-    return np.concatenate(pieces, axis=1).astype(np.int64) if pieces else np.zeros((3, 0), np.int64)
+    return np.concatenate(pieces, axis=1).astype(np.int64, copy=False) if pieces else np.zeros((3, 0), np.int64)
+
+
+def _validate_mrope_position_ids(segments, spatial_merge_size):
+    """The checked segments, as ``(kind, size)`` pairs, and the merge size; the cap on the ids."""
+    m = _checks.positive_int("spatial_merge_size", spatial_merge_size)
+    if not _checks.is_sequence(segments):
+        raise TypeError(
+            f"segments must be a list of ('text', n) and ('image', (t, h, w)) items, "
+            f"got {_checks.show(segments)}"
+        )
+    segments = [_segment(j, segment, m) for j, segment in enumerate(segments)]
+    tokens = [n if kind == "text" else n[0] * n[1] * n[2] // m**2 for kind, n in segments]
+    # the ids of every token, and then joined; the grid of ids of the largest image
+    _checks.entries(f"3 ids for each of the {_checks.show(sum(tokens))} tokens of segments",
+                    6 * sum(tokens) + 9 * max([0] + tokens))
+    return segments, m
 
 
 def _segment(j, segment, m):
     """Segment ``j``: ``("text", n)`` or ``("image", (t, h, w))``, checked."""
     name = f"segments[{j}]"
-    if isinstance(segment, (str, bytes)) or not isinstance(segment, (Sequence, np.ndarray)) or len(segment) != 2:
+    if not _checks.is_sequence(segment) or len(segment) != 2:
         raise TypeError(f"{name} must be ('text', n) or ('image', (t, h, w)), got {_checks.show(segment)}")
     kind, size = segment
     _checks.choice(f"{name}[0]", kind, ("text", "image"))
     if kind == "text":
         return kind, _checks.integer(f"{name}[1]", size, minimum=0)
-    if isinstance(size, (str, bytes)) or not isinstance(size, (Sequence, np.ndarray)) or len(size) != 3:
+    if not _checks.is_sequence(size) or len(size) != 3:
         raise TypeError(f"{name}[1] must be the image's (t, h, w), three integers, got {_checks.show(size)}")
     t, h, w = (_checks.positive_int(f"{name}[1][{k}]", v) for k, v in enumerate(size))
     for what, v in (("h", h), ("w", w)):
         if v % m:
             raise ValueError(
-                f"{name}: the image's {what} = {v} patches is not divisible by "
+                f"{name}: the image's {what} = {_checks.show(v)} patches is not divisible by "
                 f"spatial_merge_size = {m}: {m} x {m} patches make one token"
             )
-    _checks.entries(f"{name}: t * h * w = {t} * {h} * {w}", t * h * w)
+    # the image's grid of ids: three of each token, made three times over
+    _checks.entries(f"{name}: t * h * w = {t} * {h} * {w}", 9 * t * h * w // m**2)
     return kind, (t, h, w)
 
 
@@ -453,7 +468,7 @@ def mrope(x, position_ids, *, sections, base=10000.0):
 
 def _sections(value):
     """Pairs per section: a non-empty sequence of integers >= 0."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)) or len(value) == 0:
+    if not _checks.is_sequence(value) or len(value) == 0:
         raise TypeError(
             f"sections must be a non-empty sequence of integers (pairs per section), "
             f"got {_checks.show(value)}"

@@ -373,15 +373,8 @@ def rope_angles(positions, head_dim, *, base=10000.0, compute="float64",
     >>> rope_angles([300, 301], 4, compute="float32")[:, 0]
     array([300., 301.])
     """
-    positions = _checks.array("positions", positions, ndim=1)
-    head_dim = _checks.positive_int("head_dim", head_dim)
-    if head_dim % 2 or head_dim < 2:
-        raise ValueError(f"head_dim must be even and at least 2 (RoPE turns pairs), got {head_dim}")
-    compute = float_format(compute, name="compute")
-    position_format = compute if position_format is None else float_format(
-        position_format, name="position_format")
-    frequency_format = compute if frequency_format is None else float_format(
-        frequency_format, name="frequency_format")
+    positions, head_dim, compute, position_format, frequency_format = _validate_rope_angles(
+        positions, head_dim, compute, position_format, frequency_format)
     theta = round_to(frequencies(head_dim, base=base), frequency_format)
     m = round_to(positions, position_format)
     # Each product of two numbers of at most 24 significant bits is exact in
@@ -422,7 +415,8 @@ def rope_cos_sin(positions, head_dim, *, base=10000.0, compute="float64",
     >>> float(cos[0, 0]), float(np.cos(1.0))
     (0.5390625, 0.5403023058681398)
     """
-    compute = float_format(compute, name="compute")
+    compute, cache = _validate_rope_cos_sin(positions, head_dim, compute, position_format,
+                                            frequency_format, cache)
     angles = rope_angles(positions, head_dim, base=base, compute=compute,
                          position_format=position_format,
                          frequency_format=frequency_format)
@@ -430,6 +424,34 @@ def rope_cos_sin(positions, head_dim, *, base=10000.0, compute="float64",
         cos = round_to(np.cos(angles), compute)
         sin = round_to(np.sin(angles), compute)
     if cache is not None:
-        cache = float_format(cache, name="cache")
         cos, sin = round_to(cos, cache), round_to(sin, cache)
     return cos, sin
+
+
+def _validate_rope_angles(positions, head_dim, compute, position_format, frequency_format, *,
+                          per_angle=8):
+    """The checks of :func:`rope_angles` (and :func:`rope_cos_sin`): the formats, each defaulting to ``compute``.
+
+    ``per_angle`` counts, for the cap, the arrays of the angles' size that
+    the call makes: the angles, and those that :func:`round_to` makes on
+    the way (and the cosines and sines, rounded, for :func:`rope_cos_sin`).
+    """
+    positions = _checks.array("positions", positions, ndim=1)
+    head_dim = _checks.positive_int("head_dim", head_dim)
+    if head_dim % 2 or head_dim < 2:
+        raise ValueError(f"head_dim must be even and at least 2 (RoPE turns pairs), got {head_dim}")
+    _checks.entries(f"len(positions) * head_dim / 2 = {len(positions)} * {_checks.show(head_dim)} / 2",
+                    per_angle * len(positions) * (head_dim // 2) + 3 * head_dim)
+    compute = float_format(compute, name="compute")
+    position_format = compute if position_format is None else float_format(
+        position_format, name="position_format")
+    frequency_format = compute if frequency_format is None else float_format(
+        frequency_format, name="frequency_format")
+    return positions, head_dim, compute, position_format, frequency_format
+
+
+def _validate_rope_cos_sin(positions, head_dim, compute, position_format, frequency_format, cache):
+    """The checks of :func:`rope_cos_sin`: those of :func:`rope_angles`, and the format ``cache``."""
+    compute = _validate_rope_angles(positions, head_dim, compute, position_format,
+                                    frequency_format, per_angle=12)[2]
+    return compute, None if cache is None else float_format(cache, name="cache")

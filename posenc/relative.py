@@ -19,14 +19,6 @@ __all__ = ["relative_positions", "t5_bucket", "alibi_slopes", "alibi_bias"]
 # floats takes about 10 ms for 2**16 heads, and seconds for millions.
 MAX_HEADS = 2**16
 
-# The most entries relative_positions and alibi_bias build: 2**28, 2 GiB of
-# float64. The book's models need thousands of times fewer, and large ALiBi
-# models never build the whole bias (BLOOM's code keeps one row per head,
-# m_h * j, and broadcasts it); beyond the cap numpy would fail with a
-# MemoryError or quietly take gigabytes.
-MAX_ENTRIES = 2**28
-
-
 def relative_positions(q_len, k_len, max_distance=None):
     r"""Matrix of relative positions ``j - i``, clipped to ``[-max_distance, max_distance]``.
 
@@ -45,7 +37,8 @@ def relative_positions(q_len, k_len, max_distance=None):
     ----------
     q_len, k_len : int
         Number of queries (rows) and keys (columns), at least 1, with
-        ``q_len * k_len`` at most ``MAX_ENTRIES`` = 2**28.
+        ``2 * q_len * k_len`` within the cap of ``posenc._checks.MAX_ENTRIES``
+        (the matrix and its clipped copy).
     max_distance : int or None, default None
         Clip to this distance (at least 0); ``None`` means no clipping.
 
@@ -65,11 +58,8 @@ def relative_positions(q_len, k_len, max_distance=None):
     """
     q_len = _checks.positive_int("q_len", q_len)
     k_len = _checks.positive_int("k_len", k_len)
-    if q_len * k_len > MAX_ENTRIES:
-        raise ValueError(
-            f"q_len * k_len must be at most 2**28 = {MAX_ENTRIES} entries (2 GiB in float64), "
-            f"got q_len={_checks.show(q_len)} and k_len={_checks.show(k_len)}"
-        )
+    _checks.entries(f"q_len * k_len = {_checks.show(q_len)} * {_checks.show(k_len)}",
+                    2 * q_len * k_len + q_len + k_len)
     rel = np.arange(k_len)[None, :] - np.arange(q_len)[:, None]
     if max_distance is not None:
         max_distance = _checks.integer("max_distance", max_distance, minimum=0)
@@ -246,7 +236,9 @@ def alibi_bias(n_heads, length, *, causal=True):
         Number of heads, from 1 to 65536 (see :func:`alibi_slopes`).
     length : int
         Sequence length (queries = keys), at least 1, with
-        ``n_heads * length**2`` at most ``MAX_ENTRIES`` = 2**28 (2 GiB).
+        ``(n_heads + 3) * length**2`` within the cap of
+        ``posenc._checks.MAX_ENTRIES`` (the bias, and the distances and the
+        causal mask it is made from).
     causal : bool, default True
         ``True``: the decoder case of the paper; keys after the query get
         ``-inf`` (the causal mask), so the bias can be used on its own.
@@ -273,12 +265,12 @@ def alibi_bias(n_heads, length, *, causal=True):
     n_heads = _heads(n_heads)
     length = _checks.positive_int("length", length)
     causal = _checks.boolean("causal", causal)
-    if n_heads * length**2 > MAX_ENTRIES:
-        raise ValueError(
-            f"n_heads * length**2 must be at most 2**28 = {MAX_ENTRIES} entries (2 GiB in "
-            f"float64), got n_heads={n_heads} and length={_checks.show(length)}; for longer "
-            "sequences, add -m * |i - j| block by block with the slopes of alibi_slopes"
-        )
+    # large ALiBi models never build the whole bias: BLOOM's code keeps one
+    # row per head, m_h * j, and broadcasts it
+    _checks.entries(f"n_heads * length**2 = {n_heads} * {_checks.show(length)}**2",
+                    (n_heads + 3) * length**2,
+                    hint="for longer sequences, add -m * |i - j| block by block with the "
+                         "slopes of alibi_slopes")
     distance = np.abs(relative_positions(length, length))
     bias = alibi_slopes(n_heads)[:, None, None] * -distance  # int -0 is 0: no -0.0
     if causal:

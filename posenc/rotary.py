@@ -24,7 +24,7 @@ from .sinusoidal import LAYOUTS, frequencies
 __all__ = ["rope"]
 
 
-def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
+def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None, rotary_dim=None):
     r"""Rotate every vector of ``x`` by its position (RoPE).
 
     For each pair ``(a, b)`` of coordinates of the vector at position ``m``:
@@ -39,11 +39,15 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
 
     or, with ``inv_freq``, any frequencies :math:`\theta_i` you give (those
     of a context-extension method, from :func:`posenc.rope_frequencies`).
+    With ``rotary_dim`` only the first ``rotary_dim`` coordinates of each
+    vector turn, as partial rotary (GPT-NeoX, Phi) does; the others pass
+    through unchanged, and :math:`d` above is ``rotary_dim``.
 
     Parameters
     ----------
     x : array_like of shape (..., seq_len, d)
-        Queries or keys, one row per position; ``d`` must be even.
+        Queries or keys, one row per position; ``d`` (or ``rotary_dim``)
+        must be even.
     positions : array_like of shape (seq_len,), optional
         Position of each row (default ``0, 1, ..., seq_len - 1``). Any
         real numbers are allowed, for example ``np.arange(5, 10)`` for the
@@ -52,10 +56,15 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
         Base of the frequency ladder, as in :func:`posenc.frequencies`;
         10000.0 when neither ``base`` nor ``inv_freq`` is given.
     layout : {"interleaved", "halves"}, default "interleaved"
-        Which dimensions form a pair: ``(2i, 2i+1)`` or ``(i, i + d/2)``.
-    inv_freq : array_like of shape (d // 2,), optional
+        Which dimensions form a pair: ``(2i, 2i+1)`` or ``(i, i + r/2)``,
+        with ``r`` the rotated width (``d``, or ``rotary_dim``).
+    inv_freq : array_like of shape (r // 2,), optional
         The frequency :math:`\theta_i` of each pair, in radians per
         position, instead of the ladder of ``base`` (give one or the other).
+    rotary_dim : int, optional
+        How many leading coordinates turn: even, from 2 to ``d``
+        (Transformers' ``rotary_dim``, ``int(head_dim *
+        partial_rotary_factor)``). ``None`` turns all ``d``.
 
     Returns
     -------
@@ -76,9 +85,10 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
     ``rope(x[..., P], layout="halves") == rope(x)[..., P]``: Hugging Face's
     Llama conversion script reorders the output coordinates of the query and
     key projections by ``P`` (within each head) so that both codes give the
-    same attention. For queries ``x @ W_q``, as written in this package,
-    that is ``W_q[:, P]``, the columns; PyTorch's ``nn.Linear`` stores the
-    transpose, so there it is the rows of ``weight``.
+    same attention (:func:`posenc.llama_permutation`). For queries
+    ``x @ W_q``, as written in this package, that is ``W_q[:, P]``, the
+    columns; PyTorch's ``nn.Linear`` stores the transpose, so there it is
+    the rows of ``weight``.
 
     Examples
     --------
@@ -90,15 +100,41 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
            [0.8776, 0.4794]])
     >>> rope(np.ones((3, 2), dtype=np.float32)).dtype
     dtype('float32')
+    >>> rope(np.ones((2, 4)), rotary_dim=2).round(4)  # the last two pass through
+    array([[ 1.    ,  1.    ,  1.    ,  1.    ],
+           [-0.3012,  1.3818,  1.    ,  1.    ]])
+    """
+    x, positions, theta, layout, r, out_dtype = _validate_rope(x, positions, base, layout,
+                                                               inv_freq, rotary_dim)
+    angles = np.outer(positions, theta)  # (seq_len, r/2): m theta_i
+    cos, sin = _per_coordinate(np.cos(angles), layout), _per_coordinate(np.sin(angles), layout)
+    with np.errstate(over="ignore", invalid="ignore"):  # too large: refused by _fits
+        turned = _turn(x[..., :r], cos, sin, layout)
+    out = np.concatenate([turned, x[..., r:]], axis=-1)  # the rest passes through
+    return _fits(out, out_dtype, x)
+
+
+def _validate_rope(x, positions, base, layout, inv_freq, rotary_dim):
+    """Check the arguments of :func:`rope`.
+
+    Returns ``(x, positions, theta, layout, rotary_dim, out_dtype)``: ``x``
+    and ``positions`` as float64, the frequency of each rotated pair, the
+    layout, the rotated width and the dtype of the result.
     """
     x = _checks.real_array("x", x, min_ndim=2)
     out_dtype = x.dtype if x.dtype in (np.float16, np.float32, np.float64) else np.dtype(np.float64)
     x = x.astype(np.float64, copy=False)
     seq_len, d = x.shape[-2], x.shape[-1]
-    if d % 2 or d == 0:
-        raise ValueError(
-            f"the last dimension of x must be even and at least 2 to form pairs, got {d}"
-        )
+    if rotary_dim is None:
+        if d % 2 or d == 0:
+            raise ValueError(
+                f"the last dimension of x must be even and at least 2 to form pairs, got {d}"
+            )
+        r = d
+    else:
+        r = _checks.integer("rotary_dim", rotary_dim, minimum=2, maximum=max(d, 2))
+        if r % 2:
+            raise ValueError(f"rotary_dim must be even (RoPE turns pairs), got {r}")
     layout = _checks.choice("layout", layout, LAYOUTS)
     if positions is None:
         positions = np.arange(seq_len, dtype=float)
@@ -108,7 +144,7 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
             f"positions has {len(positions)} entries but x has {seq_len} rows (axis -2)"
         )
     if inv_freq is None:
-        theta = frequencies(d, base=10000.0 if base is None else base)  # (d/2,)
+        theta = frequencies(r, base=10000.0 if base is None else base)  # (r/2,)
     elif base is not None:
         raise ValueError(
             f"give either base or inv_freq, not both (got base={base!r}): "
@@ -116,22 +152,29 @@ def rope(x, positions=None, *, base=None, layout="interleaved", inv_freq=None):
         )
     else:
         theta = _checks.real_array("inv_freq", inv_freq, ndim=1).astype(np.float64)
-        if len(theta) != d // 2:
+        if len(theta) != r // 2:
+            width = f"x of width {d}" if rotary_dim is None else f"rotary_dim={r}"
+            hint = ("; to turn only part of each vector, pass rotary_dim=2 * len(inv_freq)"
+                    if rotary_dim is None and 0 < len(theta) < d // 2 else "")
             raise ValueError(
-                f"inv_freq must hold one frequency per pair, d // 2 = {d // 2} "
-                f"for x of width {d}, got {len(theta)}"
+                f"inv_freq must hold one frequency per pair, d // 2 = {r // 2} "
+                f"for {width}, got {len(theta)}{hint}"
             )
-    with np.errstate(over="ignore"):  # an overflow is reported below, by name
-        angles = np.outer(positions, theta)  # (seq_len, d/2)
-    if not np.all(np.isfinite(angles)):
+    with np.errstate(over="ignore"):  # the largest angle overflows if any does
+        largest = np.abs(positions).max(initial=0.0) * np.abs(theta).max(initial=0.0)
+    if not np.isfinite(largest):
         raise ValueError(
             "positions times the frequencies overflow float64: every angle "
             "position * theta_i must be finite (check positions and "
             + ("base)" if inv_freq is None else "inv_freq)")
         )
-    cos, sin = _per_coordinate(np.cos(angles), layout), _per_coordinate(np.sin(angles), layout)
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, by name
-        out = _turn(x, cos, sin, layout).astype(out_dtype, copy=False)
+    return x, positions, theta, layout, r, out_dtype
+
+
+def _fits(out, out_dtype, x):
+    """``out`` rounded to ``out_dtype``, or a ValueError by name if it does not fit."""
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, by name
+        out = out.astype(out_dtype, copy=False)
     if not np.isfinite(out).all():
         largest = np.finfo(out_dtype).max
         raise ValueError(

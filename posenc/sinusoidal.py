@@ -84,6 +84,7 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
             f"fall from 1 towards 1/base; got {base}"
         )
     endpoint = _checks.boolean("endpoint", endpoint)
+    _checks.entries(f"d_model = {_checks.show(d_model)}", 3 * ((d_model + 1) // 2))
     n = (d_model + 1) // 2  # one frequency per (sin, cos) pair
     i = np.arange(n)
     if endpoint:
@@ -197,6 +198,11 @@ def sinusoidal(
             "within -2**53 to 2**53, where float64 still tells neighbouring integers "
             f"apart; got start={_checks.show(start)} and length={_checks.show(length)}"
         )
+    block = length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
+    n_blocks, n_pairs = -(-length // block), (d_model + 1) // 2
+    # the table, and the sines, cosines and turns of the first block (complex)
+    _checks.entries(f"length * d_model = {_checks.show(length)} * {_checks.show(d_model)}",
+                    length * d_model + 6 * (block + n_blocks) * n_pairs)
     layout = _checks.choice("layout", layout, LAYOUTS)
     dtype = _checks.float_dtype("dtype", dtype)
     omega = frequencies(d_model, base=base, endpoint=endpoint)
@@ -204,7 +210,6 @@ def sinusoidal(
 
     # Rows come in blocks of ceil(sqrt(length)) positions, each block the first
     # one rotated (see _rotation_blocks); a short table is one block, the formula.
-    block = length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
     blocks = _rotation_blocks(start, length, omega, block)
 
     pe = np.empty((length, d_model), dtype=dtype)
@@ -359,6 +364,7 @@ def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endp
             f"d_model must be even for a rotation matrix (an unpaired sine column "
             f"has no cosine to rotate with), got {d_model}"
         )
+    _checks.entries(f"d_model ** 2 = {_checks.show(d_model)} ** 2", d_model**2 + 3 * d_model)
     layout = _checks.choice("layout", layout, LAYOUTS)
     omega = frequencies(d_model, base=base, endpoint=endpoint)
     half = d_model // 2

@@ -89,6 +89,8 @@ def lookup(table, indices):
     table = _float_array("table", table, ndim=2)
     indices = _checks.integer_array("indices", indices, low=0, high=len(table),
                                     what=f"the table has {len(table)} rows")
+    _checks.entries(f"indices.size * d_model = {indices.size} * {table.shape[1]}",
+                    indices.size * table.shape[1])
     return table[indices]
 
 

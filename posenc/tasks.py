@@ -68,9 +68,7 @@ def order_task(n_examples, length, *, seed=0):
     h f B d d A -> B first
     c A d B f h -> A first
     """
-    n_examples = _checks.positive_int("n_examples", n_examples)
-    length = _checks.integer("length", length, minimum=2)
-    rng = _checks.rng(seed)
+    n_examples, length, rng = _validate_task("n_examples", n_examples, length, seed, per_token=3)
     tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
     # two distinct random positions per row: the first two of a random permutation
     where = np.argsort(rng.random((n_examples, length)), axis=1)[:, :2]
@@ -122,10 +120,8 @@ def lookback_task(n_examples, length, *, window=2, seed=0):
     g g c c A e h B -> far
     e e f f d g A B -> near
     """
-    n_examples = _checks.positive_int("n_examples", n_examples)
-    window = _checks.positive_int("window", window)
-    length = _checks.integer("length", length, minimum=window + 2)
-    rng = _checks.rng(seed)
+    n_examples, length, rng, window = _validate_task("n_examples", n_examples, length, seed,
+                                                     window=window, per_token=1)
     tokens = rng.integers(2, len(ORDER_VOCAB), size=(n_examples, length))
     labels = rng.integers(0, 2, size=n_examples)
     near = rng.integers(1, window + 1, size=n_examples)
@@ -167,7 +163,8 @@ def order_test_set(n_pairs, length, *, seed=0):
     A f f d d B -> A first
     B f f d d A -> B first
     """
-    tokens, labels = order_task(n_pairs, length, seed=seed)
+    n_pairs, length, rng = _validate_task("n_pairs", n_pairs, length, seed, per_token=4)
+    tokens, labels = order_task(n_pairs, length, seed=rng)
     return _with_copies(tokens, labels, _swap_markers(tokens))
 
 
@@ -207,7 +204,8 @@ def lookback_test_set(n_pairs, length, *, window=2, seed=0):
     A c d d d g g B -> far
     c c A e f e d B -> far
     """
-    rng = _checks.rng(seed)
+    n_pairs, length, rng, window = _validate_task("n_pairs", n_pairs, length, seed, window=window,
+                                                  per_token=5)
     tokens, labels = lookback_task(n_pairs, length, window=window, seed=rng)
     far = rng.integers(window + 1, length, size=n_pairs)
     near = rng.integers(1, window + 1, size=n_pairs)
@@ -256,7 +254,7 @@ def left_of_task(n_examples, length, *, width, seed=0):
     >>> print(_show_grid(tokens[0], 3), "->", ["right of", "left of"][labels[0]])
     e B g / A c c -> left of
     """
-    n_examples, length, width = _grid_task_sizes(n_examples, length, width, minimum_width=2)
+    n_examples, length, width = _validate_grid_task("n_examples", n_examples, length, width)
     row, col = np.divmod(np.arange(length), width)
     right = col[:, None] > col[None, :]  # [a, b]: A right of B
     return _place_markers(_checks.rng(seed), n_examples, length, (right, right.T))
@@ -294,10 +292,8 @@ def above_or_left_task(n_examples, length, *, width, seed=0):
     h d c / d e g / A B e -> left
     f A g / h B h / c f d -> above
     """
-    n_examples, length, width = _grid_task_sizes(n_examples, length, width, minimum_width=2)
-    if length // width < 2:
-        raise ValueError(f"length must give the grid at least 2 rows (length >= 2 * width), "
-                         f"got length={length} for width={width}")
+    n_examples, length, width = _validate_grid_task("n_examples", n_examples, length, width,
+                                                    minimum_rows=2)
     row, col = np.divmod(np.arange(length), width)
     left = (row[:, None] == row[None, :]) & (col[:, None] < col[None, :])
     above = (col[:, None] == col[None, :]) & (row[:, None] < row[None, :])
@@ -332,6 +328,7 @@ def left_of_test_set(n_pairs, length, *, width, seed=0):
     e B g / A c c -> left of
     e A g / B c c -> right of
     """
+    _validate_grid_task("n_pairs", n_pairs, length, width, copies=True)
     tokens, labels = left_of_task(n_pairs, length, width=width, seed=seed)
     return _with_copies(tokens, labels, _swap_markers(tokens))
 
@@ -366,10 +363,8 @@ def above_or_left_test_set(n_pairs, length, *, width, seed=0):
     h f f / A d c / B c d -> above
     h A B / f d c / f c d -> left
     """
-    n_pairs, length, width = _grid_task_sizes(n_pairs, length, width, minimum_width=2)
-    if length != width * width:
-        raise ValueError(f"the grid must be square, length == width ** 2, so that its transpose "
-                         f"has the same shape; got length={length} for width={width}")
+    n_pairs, length, width = _validate_grid_task("n_pairs", n_pairs, length, width, minimum_rows=2,
+                                                 square=True, copies=True)
     tokens, labels = above_or_left_task(n_pairs, length, width=width, seed=seed)
     transposed = tokens.reshape(n_pairs, width, width).transpose(0, 2, 1).reshape(n_pairs, length)
     return _with_copies(tokens, labels, transposed)
@@ -385,17 +380,39 @@ def _with_copies(tokens, labels, copies):
     return np.concatenate([tokens, copies]), np.concatenate([labels, 1 - labels])
 
 
-def _grid_task_sizes(n_examples, length, width, *, minimum_width):
-    """The checked sizes of a grid task: ``width`` divides ``length``."""
-    n_examples = _checks.positive_int("n_examples", n_examples)
-    width = _checks.integer("width", width, minimum=minimum_width)
+def _validate_task(name, n, length, seed, *, per_token, window=None):
+    """The checked sizes of an order or look-back task (or test set), its generator, and ``window``.
+
+    ``per_token`` is how many numbers the call builds per token, for the cap.
+    """
+    n = _checks.positive_int(name, n)
+    if window is not None:
+        window = _checks.positive_int("window", window)
+    length = _checks.integer("length", length, minimum=2 if window is None else window + 2)
+    _checks.entries(f"{name} * length = {_checks.show(n)} * {_checks.show(length)}",
+                    per_token * n * length + 5 * n)
+    rng = _checks.rng(seed)
+    return (n, length, rng) if window is None else (n, length, rng, window)
+
+
+def _validate_grid_task(name, n, length, width, *, minimum_rows=1, square=False, copies=False):
+    """The checked sizes of a grid task (or, with ``copies``, of its test set): ``width`` divides ``length``."""
+    n = _checks.positive_int(name, n)
+    width = _checks.integer("width", width, minimum=2)
     length = _checks.integer("length", length, minimum=width)
     if length % width:
         raise ValueError(f"length must be a whole number of rows of width {width} "
-                         f"(height * width), got {length}")
-    _checks.entries(f"n_examples * length = {n_examples} * {length}", n_examples * length)
-    _checks.entries(f"length ** 2 = {length} ** 2", length * length)
-    return n_examples, length, width
+                         f"(height * width), got {_checks.show(length)}")
+    if length // width < minimum_rows:
+        raise ValueError(f"length must give the grid at least 2 rows (length >= 2 * width), "
+                         f"got length={length} for width={width}")
+    if square and length != width * width:
+        raise ValueError(f"the grid must be square, length == width ** 2, so that its transpose "
+                         f"has the same shape; got length={_checks.show(length)} for width={width}")
+    # _place_markers draws a random number for every pair of cells of every grid
+    _checks.entries(f"{name} * length**2 = {_checks.show(n)} * {_checks.show(length)}**2",
+                    3 * n * length**2 + 4 * length**2 + (4 if copies else 1) * n * length)
+    return n, length, width
 
 
 def _place_markers(rng, n_examples, length, cells):

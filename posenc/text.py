@@ -172,6 +172,8 @@ def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
     """
     vocab_size = _checks.positive_int("vocab_size", vocab_size)
     d_model = _checks.positive_int("d_model", d_model)
+    _checks.entries(f"vocab_size * d_model = {_checks.show(vocab_size)} * {_checks.show(d_model)}",
+                    vocab_size * d_model)
     seed = _checks.integer("seed", seed, minimum=0)
     scale = _checks.real("scale", scale, positive=True)
     rng = np.random.default_rng(seed)

@@ -135,7 +135,8 @@ _PAIRS = {"a": ((0, 0), (2, 3)), "b": ((3, 4), (1, 1)), "c": ((1, 1), (4, 3)),
 def _letters(answer):
     """The answer as a set of lower-case letters, or None."""
     if isinstance(answer, str):
-        items = [ch for ch in answer if not ch.isspace() and ch not in ",;"]
+        # str's own methods: a subclass of str may override them to raise
+        items = [ch for ch in str.__str__(answer) if not ch.isspace() and ch not in ",;"]
     elif isinstance(answer, (list, tuple, set, frozenset)):
         items = list(answer)
     elif isinstance(answer, np.ndarray) and answer.ndim == 1:
@@ -144,7 +145,7 @@ def _letters(answer):
         return None
     if not all(isinstance(x, (str, np.str_)) and len(x) == 1 for x in items):
         return None
-    return {str(x).lower() for x in items}
+    return {str.lower(x) for x in items}
 
 
 def check_grids_rope_shift(answer):

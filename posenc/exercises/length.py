@@ -259,7 +259,7 @@ def check_length_clearly_better(clearly_better):
     for a, b in cases:
         try:
             got = _as_verdict(clearly_better(a.copy(), b.copy()))
-        except Exception as error:  # the learner's code may fail in any way
+        except (Exception, SystemExit) as error:  # the learner's code may fail in any way
             return _not_yet(_raised_hint("clearly_better(a, b)", error))
         if got is None:
             return _not_yet("Return a single True or False (a bool), not a number, a string "

@@ -126,7 +126,7 @@ def check_sines_spot_the_bug(fixed_sinusoidal):
     for length, d_model in sizes:
         try:
             got, called = _call_watching(_SINES_NOT_NUMPY, fixed_sinusoidal, length, d_model)
-        except Exception as err:  # the learner's code may raise anything
+        except (Exception, SystemExit) as err:  # the learner's code may raise anything
             return _not_yet(_raised_hint(f"it with ({length}, {d_model})", err))
         if called:
             return _not_yet(f"The exercise asks for NumPy only, and your function calls "
@@ -206,7 +206,7 @@ def check_sines_dot_at_offset(dot_at_offset):
         whole = float(k).is_integer()
         try:
             got, called = _call_watching(_SINES_TABLES, dot_at_offset, k, d_model)
-        except Exception as err:  # the learner's code may raise anything
+        except (Exception, SystemExit) as err:  # the learner's code may raise anything
             if not whole:
                 return _not_yet(_SINES_NO_TABLE.format(k=k))
             return _not_yet(_raised_hint(f"it with (k={k}, d_model={d_model})", err))

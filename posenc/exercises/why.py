@@ -198,7 +198,7 @@ def check_why_self_attention(fn):
             try:
                 got, called = _call_watching(_WHY_NOT_NUMPY, fn, X.copy(), W_q.copy(), W_k.copy(),
                                              W_v.copy(), causal=causal)
-            except Exception as exc:  # the learner's code: report, do not crash
+            except (Exception, SystemExit) as exc:  # the learner's code: report, do not crash
                 return _not_yet(f"your function raised {type(exc).__name__}: {exc}")
             if called:
                 return _not_yet(f"the exercise asks for NumPy only, and your function calls "

@@ -233,3 +233,28 @@ def test_inf_is_not_a_column_number():
 
     result, text = _verdict(posenc.exercises.check_sines_layout_permutation, [[math.inf] * 10])
     assert result is False and "column numbers" in text
+
+
+# --- issue 40, LOW 6: what escapes "except Exception" ------------------------------
+
+
+def _exits(*args, **kwargs):
+    raise SystemExit("the learner's function called sys.exit()")
+
+
+class _RaisingStr(str):
+    """A string whose methods raise: a checker must use str's own."""
+
+    def _raise(self, *args, **kwargs):
+        raise RuntimeError("this str's methods fail")
+
+    lower = upper = strip = split = replace = casefold = isdigit = isalpha = __iter__ = _raise
+    __contains__ = __eq__ = __hash__ = __format__ = __str__ = __repr__ = _raise
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+@pytest.mark.parametrize("answer", [_exits, _RaisingStr("ab")], ids=["sys-exit", "raising-str"])
+def test_a_function_that_exits_or_a_str_that_raises_gets_a_verdict(name, answer):
+    checker = getattr(posenc.exercises, name)
+    result, text = _verdict(checker, [answer] * _n_answers(checker))
+    assert result is False and text.startswith("Not yet. "), f"{name}: {text!r}"

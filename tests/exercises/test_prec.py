@@ -73,12 +73,12 @@ def test_bf16_neighbours_right(answer, reveals_nothing):
 
 
 @pytest.mark.parametrize("answer, words", [
-    (PAIR, "the one after them is stored as itself"),
+    (PAIR, "asks for three neighbours"),
     (2051, "float16's answer"),
-    (TRIPLE - 1, "do not all round to the same"),
-    (TRIPLE - 2, "do not all round to the same"),
-    (100, "do not all round to the same"),
-    (5000, "An earlier p already works"),
+    (TRIPLE - 1, "Round every position 0, 1, 2"),
+    (TRIPLE - 2, "Round every position 0, 1, 2"),
+    (100, "Round every position 0, 1, 2"),
+    (5000, "Round every position 0, 1, 2"),
     (-1, "start at 0"),
     (259.5, "whole numbers"),
     ("259", "single whole number"),
@@ -105,12 +105,12 @@ def test_fp8_largest_right(answer, reveals_nothing):
 @pytest.mark.parametrize("answer, words", [
     (57344, "largest finite E5M2 number"),
     (np.float16(57344), "largest finite E5M2 number"),
-    (FP8_LARGEST + 1, "ties go to the even neighbour"),
+    (FP8_LARGEST + 1, "gives it to the even neighbour"),
     (65519, "float16's answer"),
     (65504, "float16's answer"),
-    (65535, "no longer finite"),
-    (60000, "still finite"),
-    (0, "still finite"),
+    (65535, "Find the spacing"),
+    (60000, "Find the spacing"),
+    (0, "Find the spacing"),
     (-5, "start at 0"),
     (np.inf, "single whole number"),
     ("61439", "single whole number"),
@@ -138,9 +138,9 @@ def test_fp32_angle_wrong(not_yet):
     assert first_cos != FP32_ANGLE
     below = int(np.flatnonzero(ERROR <= 1e-3)[-1])  # an error still under 1e-3
     above = int(np.flatnonzero(ERROR > 1e-3)[-1])  # past the first one
-    for answer, words in [(first_cos, "the cosine's error"), (below, "still within 1e-3"),
-                          (above, "An earlier position"),
-                          (10**7, "An earlier position"), (-5, "m = 0, 1, 2"),
+    for answer, words in [(first_cos, "the cosine's error"), (below, "for every position"),
+                          (above, "for every position"),
+                          (10**7, "for every position"), (-5, "m = 0, 1, 2"),
                           (1.5, "whole numbers"), (object(), "single whole number")]:
         out = not_yet(ex.check_prec_fp32_angle, answer)
         assert words in out, (answer, out)
@@ -166,3 +166,28 @@ def test_fp32_angle_names_the_wrong_reference_angle(not_yet):
         out = not_yet(ex.check_prec_fp32_angle, answer)
         assert words in out, (answer, out)
         assert str(FP32_ANGLE) not in out
+
+
+# --- issue 40: a hint points at the method, never brackets the number ----------
+
+
+@pytest.mark.parametrize("check, answer, named", [
+    # (checker, its answer, the wrong answers that get a hint of their own:
+    # a mistake the hint names, never a side of the answer)
+    (ex.check_prec_bf16_neighbours, TRIPLE, {PAIR, 2051}),
+    (ex.check_prec_fp8_largest, FP8_LARGEST, {57344, FP8_LARGEST + 1, 65504, 65519}),
+    (ex.check_prec_fp32_angle, FP32_ANGLE, set()),
+])
+def test_a_hint_is_the_same_on_either_side_of_the_answer(check, answer, named, not_yet):
+    # check_prec_fp8_largest(61438) once said "61439 is still finite in
+    # E5M2: go higher", and 61439 is the answer; "go higher", "an earlier
+    # one works" let a learner find any answer by bisection
+    near = [answer + d for d in (-1000, -100, -10, -2, -1, 1, 2, 10, 100, 1000)]
+    hints = {not_yet(check, p) for p in near if p not in named | {answer} and p >= 0}
+    if check is ex.check_prec_fp32_angle:  # the mistakes with a hint of their own
+        own = ("cosine", "reference angle", "float32 frequency", "rounds only the product")
+        hints = {h for h in hints if not any(words in h for words in own)}
+    assert len(hints) == 1, hints
+    (hint,) = hints
+    for words in ("higher", "lower", "earlier", "later", "still", "no longer"):
+        assert words not in hint.lower(), hint

@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 import math
+import re
 import reprlib
 import signal
+import subprocess
+import sys
 import warnings
+from unittest import mock
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -30,7 +35,7 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import backward, model, plot, stats, tables, tasks, training
+from posenc import _checks, backward, model, plot, stats, tables, tasks, training
 
 matplotlib.use("Agg")
 
@@ -84,6 +89,7 @@ WORKING_CALLS = {
     training.train: dict(model=MODEL, steps=2, batch_size=2),
     training.held_out_accuracy: dict(model=MODEL, task=tasks.order_task, lengths=(4, 6), n_items=4),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
+    posenc.transformers_reference: dict(),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
     posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
@@ -251,3 +257,125 @@ def test_every_public_function_has_a_working_call():
     functions -= {plot.use_book_style}  # takes no arguments
     missing = sorted(f.__name__ for f in functions - set(WORKING_CALLS))
     assert not missing, f"add these to WORKING_CALLS: {missing}"
+
+
+# ---------------------------------------------------------------------------
+# The one size cap (issue 40): every public function that allocates counts
+# what it will build, before it builds anything, and refuses beyond
+# posenc._checks.MAX_ENTRIES with a ValueError that names the arguments, the
+# size and the cap.
+# ---------------------------------------------------------------------------
+
+CAP = _checks.MAX_ENTRIES
+SIDE = math.isqrt(CAP) + 1 + (math.isqrt(CAP) + 1) % 2  # even, and SIDE**2 > CAP
+
+# (function, its call with a size n, an n whose call builds just over CAP
+# numbers: its result alone, or for the grid tasks the pairs of cells they
+# draw from). A new function that allocates gets a row here.
+ABOVE_THE_CAP = [
+    (posenc.frequencies, lambda n: dict(d_model=n), 2 * CAP + 1),
+    (posenc.wavelengths, lambda n: dict(d_model=n), 2 * CAP + 1),
+    (posenc.sinusoidal, lambda n: dict(length=1, d_model=n), CAP + 1),
+    (posenc.rotation_matrix, lambda n: dict(offset=1, d_model=n), SIDE),
+    (posenc.random_embeddings, lambda n: dict(vocab_size=n, d_model=4), CAP // 4 + 1),
+    (posenc.causal_mask, lambda n: dict(n=n), SIDE),
+    (posenc.attention, lambda n: dict(q=np.ones((n, 1)), k=np.ones((n, 1)), v=np.ones((n, 1))), SIDE),
+    (posenc.relative_positions, lambda n: dict(q_len=n, k_len=1), CAP + 1),
+    (posenc.alibi_bias, lambda n: dict(n_heads=1, length=n), SIDE),
+    (tables.init_table, lambda n: dict(n_rows=n, d_model=4), CAP // 4 + 1),
+    (tables.lookup, lambda n: dict(table=np.ones((1, n)), indices=np.zeros(CAP // n + 1, int)), 2**14),
+    (tables.lookup_backward, lambda n: dict(grad=np.ones((1, 4)), indices=[0], n_rows=n), CAP // 4 + 1),
+    (tasks.order_task, lambda n: dict(n_examples=n, length=2), CAP // 2 + 1),
+    (tasks.lookback_task, lambda n: dict(n_examples=n, length=4), CAP // 4 + 1),
+    (tasks.order_test_set, lambda n: dict(n_pairs=n, length=2), CAP // 4 + 1),
+    (tasks.lookback_test_set, lambda n: dict(n_pairs=n, length=4), CAP // 8 + 1),
+    (tasks.left_of_task, lambda n: dict(n_examples=1, length=n, width=2), SIDE),
+    (tasks.above_or_left_task, lambda n: dict(n_examples=1, length=n, width=2), SIDE),
+    (tasks.left_of_test_set, lambda n: dict(n_pairs=1, length=n, width=2), SIDE),
+    (tasks.above_or_left_test_set, lambda n: dict(n_pairs=1, length=n * n, width=n),
+     math.isqrt(SIDE) + 1),
+    (posenc.grid_positions, lambda n: dict(height=n, width=1), CAP // 2 + 1),
+    (posenc.sinusoidal_2d, lambda n: dict(height=n, width=1, d_model=4), CAP // 4 + 1),
+    (posenc.interpolate_table, lambda n: dict(table=np.zeros((1, 1)), grid=(1, 1), new_grid=(n, 1)),
+     CAP + 1),
+    (posenc.mrope_position_ids, lambda n: dict(segments=[("text", n)]), CAP // 3 + 1),
+    (posenc.rope_angles, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
+    (posenc.rope_cos_sin, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
+]
+# the rows whose size is the shape of an array, which cannot be 10**400
+SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup}
+
+CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
+
+# Run in a child process whose address space is limited to what it holds
+# after importing, plus a margin far below the cap: a function that built
+# anything of the cap's size before refusing fails with a MemoryError there.
+_UNDER_A_MEMORY_LIMIT = r"""
+import importlib.util, json, resource, sys
+spec = importlib.util.spec_from_file_location("calls", sys.argv[1])
+calls = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(calls)
+def vm_size():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
+margin = 64 * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (vm_size() + margin, resource.RLIM_INFINITY))
+outcomes = []
+for f, call, n in calls.ABOVE_THE_CAP:
+    try:
+        f(**call(n))
+        outcomes.append("returned")
+    except BaseException as error:
+        outcomes.append(f"{type(error).__name__}: {error}")
+print(json.dumps(outcomes))
+"""
+
+
+@pytest.fixture(scope="module")
+def outcomes_under_a_memory_limit():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the memory limit is set with RLIMIT_AS, read from /proc (Linux)")
+    done = subprocess.run([sys.executable, "-c", _UNDER_A_MEMORY_LIMIT, __file__],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _cap_id(row):
+    return row[0].__name__
+
+
+@pytest.mark.parametrize("i", range(len(ABOVE_THE_CAP)), ids=[_cap_id(r) for r in ABOVE_THE_CAP])
+def test_a_call_just_above_the_cap_is_refused_before_anything_is_allocated(
+        i, outcomes_under_a_memory_limit):
+    f, call, n = ABOVE_THE_CAP[i]
+    outcome = outcomes_under_a_memory_limit[i]
+    assert re.match(r"^ValueError: .*" + CAP_MESSAGE, outcome), f"{f.__name__}: {outcome}"
+
+
+@pytest.mark.parametrize("i", range(len(ABOVE_THE_CAP)), ids=[_cap_id(r) for r in ABOVE_THE_CAP])
+def test_a_size_of_10_to_the_400_gets_the_same_message(i):
+    f, call, n = ABOVE_THE_CAP[i]
+    if f in SIZED_BY_AN_ARRAY:
+        # just above the cap instead (an array of 10**400 entries cannot be made)
+        with mock.patch.object(_checks, "MAX_ENTRIES", 1000):
+            with pytest.raises(ValueError, match=CAP_MESSAGE.replace(f"{CAP:,}", "1,000").split(r" \(")[0]):
+                f(**call(n))
+        return
+    with pytest.raises(ValueError, match=r"would need ~[0-9.]+e\+[0-9]+ numbers, more than the "
+                                         rf"{CAP:,} \(1 GiB of float64\)"):
+        f(**call(10**400))
+
+
+def test_every_function_that_takes_a_size_has_a_row_above_the_cap():
+    # A public function with an integer size argument allocates what it is
+    # asked for: it needs a row in ABOVE_THE_CAP (the other functions build
+    # arrays of the size of the arrays they are given).
+    sizes = {"n", "length", "d_model", "vocab_size", "n_rows", "n_examples", "n_pairs", "height",
+             "q_len", "head_dim", "new_grid", "segments"}
+    rows = {f for f, _, _ in ABOVE_THE_CAP}
+    owned_elsewhere = {model.init_model, training.train, training.held_out_accuracy,
+                       posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes}
+    missing = sorted(f.__name__ for f in WORKING_CALLS
+                     if sizes & set(inspect.signature(f).parameters) and f not in rows | owned_elsewhere)
+    assert not missing, f"add these to ABOVE_THE_CAP: {missing}"

@@ -182,3 +182,47 @@ def test_rope_keeps_float16_to_float64_and_says_what_it_computes_otherwise(dtype
     out = rope(x)
     assert out.dtype == want
     np.testing.assert_allclose(out, rope(np.ones((3, 4))), rtol=1e-3)
+
+
+# --- partial rotary: rotary_dim ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "halves"])
+def test_rotary_dim_turns_the_first_features_and_passes_the_rest(layout):
+    """GPT-NeoX and Phi rotate x[..., :rotary_dim] (halves within it) and keep the rest."""
+    x = np.random.default_rng(6).normal(size=(2, 5, 12))
+    out = rope(x, np.arange(5) * 3, layout=layout, rotary_dim=4, base=100.0)
+    np.testing.assert_array_equal(out[..., 4:], x[..., 4:])
+    np.testing.assert_allclose(out[..., :4], rope(x[..., :4], np.arange(5) * 3, layout=layout,
+                                                  base=100.0), atol=0)
+    np.testing.assert_array_equal(rope(x, rotary_dim=12, layout=layout), rope(x, layout=layout))
+    inv_freq = [0.5, 0.25]
+    np.testing.assert_array_equal(rope(x, inv_freq=inv_freq, rotary_dim=4)[..., :4],
+                                  rope(x[..., :4], inv_freq=inv_freq))
+
+
+def test_rotary_dim_keeps_scores_relative_and_norms():
+    rng = np.random.default_rng(7)
+    q, k = rng.normal(size=(2, 1, 10))
+
+    def score(m, n):
+        return (rope(q, [m], rotary_dim=6) @ rope(k, [n], rotary_dim=6).T).item()
+
+    assert score(4, 9) == pytest.approx(score(104, 109), abs=1e-9)
+    assert np.linalg.norm(rope(q, [7], rotary_dim=6)) == pytest.approx(np.linalg.norm(q))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: rope(np.ones((3, 8)), rotary_dim=3), ValueError, "rotary_dim must be even"),
+    (lambda: rope(np.ones((3, 8)), rotary_dim=10), ValueError,
+     "rotary_dim must be an integer from 2 to 8"),
+    (lambda: rope(np.ones((3, 8)), rotary_dim=0), ValueError, "rotary_dim must be an integer"),
+    (lambda: rope(np.ones((3, 8)), rotary_dim=4.0), TypeError, "rotary_dim must be an integer"),
+    (lambda: rope(np.ones((3, 8)), rotary_dim=4, inv_freq=[1.0]), ValueError,
+     "d // 2 = 2 for rotary_dim=4, got 1"),
+    (lambda: rope(np.ones((3, 8)), inv_freq=[1.0, 0.1]), ValueError,
+     "pass rotary_dim=2 \\* len\\(inv_freq\\)"),
+])
+def test_rotary_dim_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

@@ -28,6 +28,8 @@ from posenc.scaling import MAX_HEAD_DIM, RELATIVE_TOLERANCE, ROPE_TYPES
 
 REFERENCE = json.loads((ROOT / "tests" / "fixtures" / "rope_scaling_reference.json").read_text())
 CASES = REFERENCE["cases"]
+MODELS = posenc.transformers_reference()  # posenc/data/models_reference.json
+CONFIGS = MODELS["configs"]
 
 LLAMA31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
@@ -63,7 +65,11 @@ def test_fixture_covers_every_type_and_every_reference():
     sources = {_kind(c): set() for c in CASES}
     for c in CASES:
         sources[_kind(c)] |= {r["package"].split()[0] for r in c["references"]}
-    assert set(sources) == set(ROPE_TYPES)
+    # the types of Transformers 5 that no context-extension case has are in
+    # the configuration classes of models_reference.json (and its LongRoPE)
+    in_configs = {c["rope_parameters"]["rope_type"] for c in CONFIGS} | {"longrope"}
+    assert set(sources) | in_configs == set(ROPE_TYPES)
+    assert {"proportional", "axial"} <= in_configs
     for kind in ("default", "linear", "dynamic", "yarn", "llama3"):
         assert "transformers" in sources[kind], kind
     assert "jquesnelle/yarn" in sources["yarn"] and "jquesnelle/yarn" in sources["ntk"]
@@ -252,7 +258,7 @@ def test_a_factor_below_one_is_refused(kind):
 
 
 @pytest.mark.parametrize(("scaling", "error", "words"), [
-    ({"rope_type": "longrope", "factor": 2.0}, ValueError, "'rope_type' must be one of.*'longrope'"),
+    ({"rope_type": "su", "factor": 2.0}, ValueError, "'rope_type' must be one of.*'longrope'.*'su'"),
     ({"rope_type": "Linear", "factor": 2.0}, ValueError, "'rope_type' must be one of"),
     ({"factor": 2.0}, ValueError, "'rope_type' is missing"),
     ({"rope_type": 3}, ValueError, "'rope_type' must be one of"),
@@ -264,8 +270,10 @@ def test_a_factor_below_one_is_refused(kind):
      "'rope_theta' must be a real number"),
     ({"type": "yarn", "rope_type": "linear", "factor": 2.0}, ValueError,
      "'type' and 'rope_type' disagree: 'yarn' and 'linear'"),
-    ({"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5}, ValueError,
-     "pass the rotated width"),
+    ({"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 1.5}, ValueError,
+     "'partial_rotary_factor' must be in \\(0, 1\\]"),
+    ({"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.2}, ValueError,
+     r"rotated width int\(head_dim \* partial_rotary_factor\) = int\(16 \* 0.2\) = 3 must be even"),
     ({**scalings(2.0)["yarn"], "mscale": -1.0}, ValueError, "'mscale' must be in \\[0.0, inf\\)"),
     ({**scalings(2.0)["yarn"], "mscale_all_dim": "1"}, TypeError,
      "'mscale_all_dim' must be a real number"),
@@ -501,3 +509,198 @@ def test_rope_of_integers_is_float64():
 def test_rope_bad_frequencies_and_types(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# --- every configuration class of Transformers 5.24.0 (models_reference.json) ------------
+
+# The cases that posenc does not match, and why (the chapter "Positions in the
+# models you use" says the same): "refused" with the words of the refusal, or
+# "differs" where the family's code computes something its rope dict does not
+# say. Every other case must be equal.
+UNMATCHED = {
+    # the family's code, not its dict, decides
+    "PixtralVisionConfig": ("differs", "2-D: rows take the even pairs of the whole head's "
+                                       "ladder, columns the odd ones"),
+    "MiniMaxM3VLVisionConfig": ("differs", "3-D: the ladder of a third of the head"),
+    "EomtDinov3Config": ("differs", "2-D ladder of half the head under rope_type 'default'"),
+    "Ernie4_5_VLMoeTextConfig": ("differs", "the ladder reordered for its 3-D forward pass"),
+    # defaults that no released model uses, refused by name
+    "EfficientLoFTRConfig": ("refused", "pass that width as head_dim instead"),
+    "Glm4MoeConfig": ("refused", r"int\(42 \* 0.5\) = 21 must be even"),
+    "Glm4vMoeTextConfig": ("refused", r"int\(42 \* 0.5\) = 21 must be even"),
+    "Qwen3OmniMoeTextConfig": ("refused", "head_dim must be even"),
+    # a key that changes no frequency: refused, with where it belongs
+    "Ministral3Config": ("refused", "'llama_4_scaling_beta' is not used.*scales the queries"),
+    "Mistral4Config": ("refused", "'llama_4_scaling_beta' is not used.*scales the queries"),
+}
+
+
+def _config_id(case):
+    return case["config_class"] + (f"-{case['layer_type']}" if case["layer_type"] else "")
+
+
+def test_models_fixture_records_its_versions_and_every_kind_of_case():
+    assert MODELS["versions"]["transformers"] == "5.24.0"
+    assert MODELS["versions"]["torch"].startswith("2.14.1")
+    assert len({_config_id(c) for c in CONFIGS}) == len(CONFIGS)  # each class once
+    assert set(UNMATCHED) <= {c["config_class"] for c in CONFIGS}
+    kinds = {c["rope_parameters"]["rope_type"] for c in CONFIGS}
+    assert kinds == {"default", "axial", "proportional", "yarn", "llama3"}
+    assert any("partial_rotary_factor" in c["rope_parameters"] for c in CONFIGS)
+    assert any(c["layer_type"] for c in CONFIGS)  # nested by layer type (Gemma 3...)
+    assert {c["dtype"] for c in CONFIGS} == {"float32"}
+
+
+@pytest.mark.parametrize("case", CONFIGS, ids=[_config_id(c) for c in CONFIGS])
+def test_every_configuration_class_as_a_user_passes_it(case):
+    """The config's rope dict and head width, passed as they are: equal to the
+    family's own inv_freq and attention scaling, or one of UNMATCHED."""
+    kind, words = UNMATCHED.get(case["config_class"], ("equal", None))
+    call = dict(head_dim=case["head_dim"], scaling=case["rope_parameters"])
+    if kind == "refused":
+        with pytest.raises(ValueError, match=words):
+            rope_frequencies(**call)
+        return
+    inv_freq, attention_factor = rope_frequencies(**call)
+    same = inv_freq.shape == (len(case["inv_freq"]),) and np.allclose(
+        inv_freq, case["inv_freq"], rtol=RELATIVE_TOLERANCE, atol=0)
+    assert same == (kind == "equal"), case["rotary_class"]
+    assert attention_factor == pytest.approx(case["attention_factor"], rel=1e-6)
+
+
+def test_the_unmatched_families_differ_as_stated():
+    by_class = {c["config_class"]: c for c in CONFIGS}
+    pixtral = by_class["PixtralVisionConfig"]
+    whole, _ = rope_frequencies(pixtral["head_dim"], base=pixtral["rope_parameters"]["rope_theta"])
+    np.testing.assert_allclose(pixtral["inv_freq"], np.r_[whole[0::2], whole[1::2]], rtol=5e-7)
+    dino = by_class["EomtDinov3Config"]
+    axial = {**dino["rope_parameters"], "rope_type": "axial"}
+    np.testing.assert_allclose(rope_frequencies(dino["head_dim"], scaling=axial)[0],
+                               dino["inv_freq"], rtol=5e-7)
+    ernie = by_class["Ernie4_5_VLMoeTextConfig"]
+    plain, _ = rope_frequencies(ernie["head_dim"], scaling=ernie["rope_parameters"])
+    np.testing.assert_allclose(np.sort(ernie["inv_freq"]), np.sort(plain), rtol=5e-7)
+    minimax = by_class["MiniMaxM3VLVisionConfig"]
+    third = 2 * (minimax["head_dim"] // 3 // 2)  # the spatial width of each of 3 axes
+    np.testing.assert_allclose(posenc.frequencies(third, base=10000.0), minimax["inv_freq"],
+                               rtol=5e-7)
+
+
+def test_partial_rotary_gives_the_frequencies_of_the_rotated_width():
+    """GPT-NeoX rotates a quarter of each head: the ladder of that width."""
+    for head_dim, factor in [(96, 0.25), (80, 0.4), (80, 0.25), (192, 0.334)]:
+        inv_freq, _ = rope_frequencies(head_dim, scaling={"rope_type": "default",
+                                                          "partial_rotary_factor": factor})
+        np.testing.assert_array_equal(inv_freq, posenc.frequencies(int(head_dim * factor)))
+    yarn = {**scalings(4.0)["yarn"], "partial_rotary_factor": 0.5}
+    np.testing.assert_array_equal(rope_frequencies(64, scaling=yarn)[0],
+                                  rope_frequencies(32, scaling=scalings(4.0)["yarn"])[0])
+    assert rope_frequencies(64, scaling={**yarn, "partial_rotary_factor": 1.0})[0].shape == (32,)
+
+
+def test_none_counts_as_absent():
+    """Transformers reads a None value as the key's default (issue 40, LOW 5)."""
+    with_none = {**scalings(4.0)["yarn"], "beta_fast": None, "beta_slow": None,
+                 "attention_factor": None, "partial_rotary_factor": None}
+    for got, expected in zip(rope_frequencies(64, scaling=with_none),
+                             rope_frequencies(64, scaling=scalings(4.0)["yarn"])):
+        np.testing.assert_array_equal(got, expected)
+    with pytest.raises(ValueError, match="'factor' is missing"):
+        rope_frequencies(64, scaling={**scalings(4.0)["yarn"], "factor": None})
+
+
+def test_proportional_rotates_a_fraction_and_gives_the_rest_zero():
+    """Gemma 4: the exponent is 2i / head_dim, the other pairs have frequency 0."""
+    gemma4 = {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}
+    inv_freq, a = rope_frequencies(512, scaling=gemma4)
+    assert inv_freq.shape == (256,) and a == 1.0
+    np.testing.assert_array_equal(inv_freq[:64], posenc.frequencies(512, base=1e6)[:64])
+    assert np.all(inv_freq[64:] == 0)
+    halved, _ = rope_frequencies(512, scaling={**gemma4, "factor": 2.0})
+    np.testing.assert_array_equal(halved, inv_freq / 2)
+
+
+def test_axial_is_the_ladder_of_half_the_head_that_rope_2d_turns():
+    inv_freq, _ = rope_frequencies(64, scaling={"rope_type": "axial", "rope_theta": 100.0})
+    np.testing.assert_array_equal(inv_freq, posenc.frequencies(32, base=100.0))
+    x = np.random.default_rng(0).normal(size=(3, 64))
+    where = np.array([[0, 0], [1, 2], [3, 1]])
+    by_hand = np.concatenate([rope(x[:, :32], where[:, 1], inv_freq=inv_freq),
+                              rope(x[:, 32:], where[:, 0], inv_freq=inv_freq)], axis=1)
+    np.testing.assert_allclose(posenc.rope_2d(x, where, base=100.0), by_hand, atol=1e-12)
+    with pytest.raises(ValueError, match="must be a multiple of 4 for rope_type 'axial'"):
+        rope_frequencies(66, scaling={"rope_type": "axial"})
+
+
+def test_mrope_section_is_checked_and_changes_no_frequency():
+    qwen2_vl = {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [16, 24, 24]}
+    np.testing.assert_array_equal(rope_frequencies(128, scaling=qwen2_vl)[0],
+                                  posenc.frequencies(128, base=1e6))
+    with pytest.raises(ValueError, match="must split the 64 rotated pairs.*add up to 60"):
+        rope_frequencies(128, scaling={**qwen2_vl, "mrope_section": [16, 24, 20]})
+    with pytest.raises(TypeError, match="'mrope_section' must be a list of whole numbers"):
+        rope_frequencies(128, scaling={**qwen2_vl, "mrope_section": 64})
+
+
+def test_max_position_embeddings_gives_or_checks_the_factor():
+    """Mistral's yarn dicts keep max_position_embeddings beside the factor."""
+    yarn = {**scalings(16.0, 4096)["yarn"], "max_position_embeddings": 65536}
+    np.testing.assert_array_equal(rope_frequencies(64, scaling=yarn)[0],
+                                  rope_frequencies(64, scaling=scalings(16.0, 4096)["yarn"])[0])
+    with pytest.raises(ValueError, match=r"'factor' \(8\) and 'max_position_embeddings'"):
+        rope_frequencies(64, scaling={**yarn, "factor": 8.0})
+    with pytest.raises(ValueError, match="'max_position_embeddings' is not used by rope_type "
+                                         "'linear'"):
+        rope_frequencies(64, scaling={"rope_type": "linear", "factor": 2.0,
+                                      "max_position_embeddings": 8})
+
+
+def test_a_key_that_changes_no_frequency_is_refused_with_where_it_belongs():
+    ministral = {**scalings(16.0, 16384)["yarn"], "llama_4_scaling_beta": 0.1}
+    with pytest.raises(ValueError, match="Llama 4's attention temperature; leave it out here"):
+        rope_frequencies(128, scaling=ministral)
+    with pytest.raises(ValueError, match="\\(Phi-3's old name for 'longrope'\\)"):
+        rope_frequencies(128, scaling={"rope_type": "su"})
+
+
+# --- LongRoPE: Phi-3 (models_reference.json) -----------------------------------------------
+
+PHI3 = MODELS["longrope"]
+
+
+def _phi3(**extra):
+    return {**PHI3["rope_parameters"], **extra}
+
+
+def test_longrope_is_phi3s_short_and_long_ladders():
+    """Up to the original length the short factors, past it the long ones."""
+    scaling = _phi3(max_position_embeddings=PHI3["config"]["max_position_embeddings"])
+    L = PHI3["config"]["original_max_position_embeddings"]
+    for seq_len, expected in [(None, "short_inv_freq"), (L, "short_inv_freq"),
+                              (L + 1, "long_inv_freq")]:
+        inv_freq, a = rope_frequencies(96, scaling=scaling, seq_len=seq_len)
+        np.testing.assert_allclose(inv_freq, PHI3[expected], rtol=RELATIVE_TOLERANCE, atol=0)
+        assert a == pytest.approx(PHI3["attention_factor"], rel=1e-12)
+    # the forward pass switches as soon as a position id reaches L
+    for step in PHI3["switch"]:
+        expected = PHI3["long_inv_freq" if step["seq_len"] > L else "short_inv_freq"]
+        np.testing.assert_array_equal(step["inv_freq"], expected)
+    # the factor itself instead of the two lengths
+    factor = PHI3["config"]["max_position_embeddings"] / L
+    np.testing.assert_array_equal(rope_frequencies(96, scaling=_phi3(factor=factor))[0],
+                                  rope_frequencies(96, scaling=scaling)[0])
+    assert rope_frequencies(96, scaling=_phi3(attention_factor=1.0))[1] == 1.0
+
+
+def test_longrope_needs_one_factor_per_pair_and_a_factor():
+    with pytest.raises(ValueError, match="'short_factor' must hold one factor per rotated pair, "
+                                         "48 for a rotated width of 96, got 47"):
+        rope_frequencies(96, scaling=_phi3(factor=32.0, short_factor=PHI3["rope_parameters"][
+            "short_factor"][:-1]))
+    with pytest.raises(ValueError, match="'factor' is missing.*max_position_embeddings / "
+                                         "original_max_position_embeddings"):
+        rope_frequencies(96, scaling=_phi3())
+    with pytest.raises(ValueError, match="'long_factor' must hold positive numbers"):
+        rope_frequencies(96, scaling=_phi3(factor=32.0, long_factor=[0.0] * 48))
+    with pytest.raises(TypeError, match="'long_factor' must be a list of numbers"):
+        rope_frequencies(96, scaling=_phi3(factor=32.0, long_factor=2.0))
