@@ -275,7 +275,8 @@ def padding_mask(attention_mask):
            [0, 1, 1]])
     """
     mask = _attention_mask(attention_mask).astype(bool)
-    _checks.entries("batch * n * n", mask.size * mask.shape[-1])
+    batch, n = (1, *mask.shape) if mask.ndim == 1 else mask.shape
+    _checks.entries(f"2 * batch * n * n = 2 * {batch} * {n} * {n}", 2 * batch * n * n)  # mask, causal
     return causal_mask(mask.shape[-1]) & mask[..., None, :]
 
 
@@ -286,7 +287,8 @@ def _lengths(lengths):
     lengths = _checks.integer_array("lengths", lengths, low=1, what="every document has a token")
     if lengths.ndim != 1 or lengths.size == 0:
         raise ValueError(f"lengths must be a non-empty list of document lengths, got shape {lengths.shape}")
-    _checks.entries("sum(lengths)", int(lengths.sum()))
+    total = sum(int(n) for n in lengths)  # Python ints: numpy's sum could wrap round
+    _checks.entries(f"3 * sum(lengths) = 3 * {_checks.show(total)}", 3 * total)  # ids, starts, arange
     return lengths
 
 
@@ -367,8 +369,8 @@ def packed_mask(lengths):
            [0, 0, 1, 1, 1]])
     """
     lengths = _lengths(lengths)
-    n = int(lengths.sum())
-    _checks.entries("sum(lengths)**2", n * n)
+    n = sum(int(length) for length in lengths)
+    _checks.entries(f"3 * sum(lengths)**2 = 3 * {n}**2", 3 * n * n)  # causal, same document, both
     document = np.repeat(np.arange(len(lengths)), lengths)
     return causal_mask(n) & (document[:, None] == document[None, :])
 
@@ -378,7 +380,7 @@ def packed_mask(lengths):
 
 def _length_and(n, name, value):
     n = _checks.positive_int("n", n)
-    _checks.entries("n * n", n * n)
+    _checks.entries(f"3 * n * n = 3 * {_checks.show(n)} * {_checks.show(n)}", 3 * n * n)
     return n, _checks.integer(name, value, minimum=1, maximum=2**62)
 
 
@@ -508,7 +510,7 @@ def seen_offsets(policy, n, *, window=None, sinks=0, chunk=None, positions="text
     ----------
     policy : {"full", "window", "sinks", "chunks"}
     n : int
-        How many tokens are read, at most 4096.
+        How many tokens are read.
     window, sinks
         As in :class:`KVCache`.
     chunk : int, optional
@@ -532,7 +534,8 @@ def seen_offsets(policy, n, *, window=None, sinks=0, chunk=None, positions="text
     array([ 2, -1, -1, -1,  1,  0])
     """
     policy = _checks.choice("policy", policy, SEEN_POLICIES)
-    n = _checks.integer("n", n, minimum=1, maximum=4096)
+    n = _checks.positive_int("n", n)
+    _checks.entries(f"2 * n * n = 2 * {_checks.show(n)} * {_checks.show(n)}", 2 * n * n)
     positions = _checks.choice("positions", positions, POSITIONS)
     if policy == "chunks":
         chunk = _checks.integer("chunk", chunk, minimum=1, maximum=2**62)
@@ -672,7 +675,8 @@ def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
         raise ValueError(f"tokens must have shape (batch, n) with at least one token, got {tokens.shape}")
     batch, n = tokens.shape
     H = model["n_heads"]
-    _checks.entries("batch * n_heads * n * n", batch * H * n * n)
+    _checks.entries(f"4 * batch * n_heads * n * n = 4 * {batch} * {H} * {n} * {n}",
+                    4 * batch * H * n * n)  # scores, weights, mask and bias of every pair
     if positions is None:
         positions = np.arange(n)
     positions = _checks.integer_array("positions", positions, low=0, high=2**40)
@@ -850,5 +854,5 @@ def _sequence(p, tokens):
                                    what=f"the token table has {len(p['E'])} rows")
     if tokens.ndim != 1 or tokens.size == 0:
         raise ValueError(f"tokens must be one sequence, shape (n,) with n >= 1, got {tokens.shape}")
-    _checks.entries("n * n", tokens.size**2)
+    _checks.entries(f"n * n = {tokens.size} * {tokens.size}", tokens.size**2)  # the steps' rows
     return tokens

@@ -301,9 +301,18 @@ ABOVE_THE_CAP = [
     (posenc.mrope_position_ids, lambda n: dict(segments=[("text", n)]), CAP // 3 + 1),
     (posenc.rope_angles, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
     (posenc.rope_cos_sin, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
+    (posenc.padding_mask, lambda n: dict(attention_mask=np.ones(n, dtype=np.int8)), SIDE),
+    (posenc.packed_position_ids, lambda n: dict(lengths=[n]), CAP // 3 + 1),
+    (posenc.packed_mask, lambda n: dict(lengths=[n]), SIDE),
+    (posenc.sliding_window_mask, lambda n: dict(n=n, window=2), SIDE),
+    (posenc.chunked_mask, lambda n: dict(n=n, chunk=2), SIDE),
+    (posenc.seen_offsets, lambda n: dict(policy="full", n=n), SIDE),
+    (posenc.logits_per_position, lambda n: dict(model=CAUSAL, tokens=np.zeros((1, n), np.int8)), SIDE),
+    (posenc.decode, lambda n: dict(model=CAUSAL, tokens=np.zeros(n, np.int8)), SIDE),
 ]
 # the rows whose size is the shape of an array, which cannot be 10**400
-SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup}
+SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, posenc.padding_mask, posenc.packed_position_ids,
+                     posenc.packed_mask, posenc.logits_per_position, posenc.decode}
 
 CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
 

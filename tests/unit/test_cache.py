@@ -266,7 +266,7 @@ def test_sinks_are_seen_at_growing_text_offsets_and_bounded_cache_offsets():
     (dict(policy="chunks", n=5, chunk=2, window=3), ValueError, "takes chunk only"),
     (dict(policy="window", n=5, window=2, chunk=2), ValueError, "chunk is for the policy 'chunks'"),
     (dict(policy="sinks", n=5, window=2, sinks=2), ValueError, "sinks must be from 1 to window - 1"),
-    (dict(policy="full", n=5000), ValueError, "n must be an integer from 1 to 4096"),
+    (dict(policy="full", n=10**5), ValueError, "2 \\* n \\* n = 2 \\* 100000 \\* 100000 would need"),
     (dict(policy="full", n=5, positions="slots"), ValueError, "positions must be one of"),
 ])
 def test_seen_offsets_refuses_bad_settings_by_name(kwargs, error, words):
