@@ -10,7 +10,7 @@ built book numbers and names it:
 
 - ``{cite:t}`` and ``{cite:p}`` become "Haviv et al. (2022)" and "(Haviv et
   al., 2022)": the labels of the site's author-year style
-  (``book/_ext/posenc_site.py``, ``AuthorYearLabels``), over the entries the
+  (``book/_ext/posenc_bibstyle.py``), over the entries the
   book cites, several keys sorted as the site sorts them;
 - ``{numref}`` becomes "Figure 1.4": the chapter's number (its place among
   the chapters of the numbered parts of ``_toc.yml``), then the figure's
@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
-import importlib.util
 import pathlib
 import re
 import unicodedata
 
 import nbformat
 import yaml
+
+from book._ext.posenc_bibstyle import AuthorYearStyle
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -222,16 +222,6 @@ def _without_code(text):
     return FENCE_RE.sub(blank, text)
 
 
-@functools.cache
-def _site_style():
-    """``book/_ext/posenc_site.py``, the site's extension, for its author-year style."""
-    path = ROOT / "book" / "_ext" / "posenc_site.py"
-    spec = importlib.util.spec_from_file_location("posenc_site_for_tools", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 class Book:
     """The targets of the roles of a book: its pages, numbered as ``_toc.yml``
     numbers them, and its bibliography.
@@ -293,12 +283,11 @@ class Book:
             if files:
                 from pybtex.database import parse_file
 
-                site = _site_style()
                 entries = {}
                 for f in files:
                     entries.update(parse_file(str(f), bib_format="bibtex").entries)
                 cited = {k for d in self.docs.values() for k in d.cited if k in entries}
-                style = site.AuthorYearStyle()
+                style = AuthorYearStyle()
                 ordered = style.sort([entries[k] for k in cited])
                 for entry, label in zip(ordered, style.format_labels(ordered)):
                     who, year = label.rsplit(", ", 1)
@@ -326,7 +315,7 @@ class Book:
         entries = {}
         for f in self.bib_files():
             entries.update(parse_file(str(f), bib_format="bibtex").entries)
-        style = _site_style().AuthorYearStyle()
+        style = AuthorYearStyle()
         keys = sorted(self.labels, key=self._sort_key.__getitem__)
         lines = ["# References", "",
                  "The works the book cites, by first author. In the notebooks a citation",

@@ -235,7 +235,7 @@ def add_assets(app, pagename, templatename, context, doctree):
 
 def add_static_path(app):
     """static/ (whose widgets/ folder holds the figures' files) is a static path;
-    posenc_site adds it too, so only if it is not there yet."""
+    posenc_assets adds it too, so only if it is not there yet."""
     paths = [Path(app.confdir, p).resolve() for p in app.config.html_static_path]
     if STATIC not in paths:
         app.config.html_static_path.append(str(STATIC))

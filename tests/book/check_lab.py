@@ -11,7 +11,7 @@ One session, recorded by the ``session`` fixture and judged by the tests:
    there on 127.0.0.1 with a random token, a free port, and configuration,
    data and runtime folders of its own.
 2. Headless Chromium (the system's, driven by the pinned playwright package,
-   as in tests/book/test_site.py) opens the chapter. Every request to anything
+   as in tests/book/test_site_visit.py) opens the chapter. Every request to anything
    but the server is recorded and blocked.
 3. The first exercise must render as jupyterlab-myst's exercise admonition;
    no rendered markdown may show directive text such as ``:label:``, nor an

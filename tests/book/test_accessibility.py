@@ -17,13 +17,11 @@ every violation, for a look by hand.
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
+from tests.book.sitecheck import site
 from tools import axe
-from tools.paths import ROOT
 
 # What issue 31's review found, by axe rule: none of these may come back, at
 # any impact (some are "minor" or "moderate" in axe's scale).
@@ -64,14 +62,6 @@ OVERFLOW_JS = """() => ({scrollWidth: document.documentElement.scrollWidth,
 def require_axe():
     """axe-core is installed by the project's own files: missing is an error, not a skip."""
     assert axe.AXE_JS.is_file(), axe.MISSING
-
-
-@pytest.fixture(scope="module")
-def site(request):
-    other = os.environ.get("POSENC_CHECK_SITE")
-    if other:
-        return Path(other).resolve()
-    return request.getfixturevalue("built_book").resolve()
 
 
 @pytest.fixture(scope="module")

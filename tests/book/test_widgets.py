@@ -4,7 +4,7 @@
 are computed in the reader's browser by ``static/widgets/posenc-widgets.js``
 (the core) and ``static/widgets/figures/<slug>.js`` (each chapter's figures),
 from the formula each chapter states. Headless Chromium (the system's, driven
-by the pinned playwright, as in test_site.py) opens the built pages from
+by the pinned playwright, as in test_site_visit.py) opens the built pages from
 ``file://`` and:
 
 * moves every slider of every figure at least three times, with the keyboard
@@ -128,7 +128,7 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
     (src / "conf.py").write_text(
         # the repository's root is on the path of the tests (pyproject.toml)
         "extensions = ['book._ext.posenc_widgets']\nhtml_theme = 'sphinx_book_theme'\n"
-        # as posenc_site does for myst-nb's hidden cells: once any extension
+        # as posenc_a11y does for myst-nb's hidden cells: once any extension
         # gives a node a singlehtml handler, Sphinx's singlehtml translator
         # takes the handlers registered for singlehtml only
         "from docutils import nodes\n"

@@ -1,4 +1,4 @@
-// Small fixes to the book's pages (see book/_ext/posenc_site.py). Loaded
+// Small fixes to the book's pages (loaded by book/_ext/posenc_assets.py). Loaded
 // with `defer`, like the theme's scripts: it runs once the page is parsed.
 
 // Solution toggles: sphinx-togglebutton labels every toggle button "Toggle

@@ -1,0 +1,85 @@
+"""Markup that axe-core and Lighthouse asked for (issue 31), in the body of
+every page.
+
+- The references page: entries as list items (docutils gives them the
+  deprecated ``role="doc-biblioentry"`` inside a ``role="list"``).
+- No empty header cells (a table whose first column heads the rows).
+- Figures shown at a set size also get its aspect ratio, so the browser
+  reserves their space before the image has loaded (no layout shift).
+- Hidden cells: myst-nb's ``<details>`` summary is named by the text it
+  shows ("Show the double-angle test"), not by one ``aria-label`` shared
+  by all of them ("Toggle hidden content").
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_EMPTY_HEADER_CELL = re.compile(r'<th class="head">(?:<p></p>)?</th>')
+
+
+def accessible_body(body):
+    """A page's HTML body with two of docutils' markup slips fixed.
+
+    * The references page: docutils gives the list of citations
+      ``role="list"`` and each entry the deprecated ``role="doc-biblioentry"``,
+      which is not a list item, so the list has no items (axe: critical).
+    * An empty header cell (a table whose first column heads the rows:
+      ``| | What it is |``) is an empty ``<th>``, a column header without a
+      name (axe: empty-table-header): it becomes a plain ``<td>``.
+
+    >>> accessible_body('<div class="citation" id="x" role="doc-biblioentry">')
+    '<div class="citation" id="x" role="listitem">'
+    >>> accessible_body('<tr class="row-odd"><th class="head"><p></p></th><th class="head"><p>A</p></th>')
+    '<tr class="row-odd"><td class="head"></td><th class="head"><p>A</p></th>'
+    """
+    body = body.replace('role="doc-biblioentry"', 'role="listitem"')
+    return _EMPTY_HEADER_CELL.sub('<td class="head"></td>', body)
+
+
+_SIZED_IMG = re.compile(r'(<img [^>]*style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;)"')
+
+
+def reserve_figure_space(body):
+    """Images shown at a size (myst-nb writes ``style="width: 490px; height:
+    531px;"``) also get that aspect ratio, so that the stylesheet's ``height:
+    auto`` (which keeps a figure's shape in a narrow column) still lets the
+    browser reserve the figure's space before the image has loaded.
+
+    >>> reserve_figure_space('<img alt="a" src="x.png" style="width: 490px; height: 531px;" />')
+    '<img alt="a" src="x.png" style="width: 490px; height: 531px; aspect-ratio: 490 / 531;" />'
+    """
+    return _SIZED_IMG.sub(lambda m: f'{m.group(1)} aspect-ratio: {m.group(2)} / {m.group(3)};"', body)
+
+
+def fix_body(app, pagename, templatename, context, doctree):
+    """The accessible-markup fixes and figure sizes in the page's body."""
+    if "body" in context:
+        context["body"] = reserve_figure_space(accessible_body(context["body"]))
+
+
+def visit_hide_cell(self, node):
+    """myst-nb's <details> for a hidden cell, without its ``aria-label="Toggle
+    hidden content"``: the summary's name is the text it shows ("Show the
+    double-angle test"), which differs from cell to cell."""
+    classes = " ".join(node["classes"])
+    self.body.append(f'<details class="admonition hide {classes}">\n<summary>\n')
+    self.body.append(f'<p class="collapsed admonition-title">{html.escape(node["prompt_show"])}</p>\n')
+    self.body.append(f'<p class="expanded admonition-title">{html.escape(node["prompt_hide"])}</p>\n')
+    self.body.append("</summary>\n")
+
+
+def depart_hide_cell(self, node):
+    self.body.append("</details>\n")
+
+
+def setup(app):
+    app.connect("html-page-context", fix_body, priority=800)
+    # myst-nb draws hidden cells ("hide-cell" tags) for the html builder only;
+    # the single page that `make pdf` prints needs the same <details> element
+    from myst_nb.sphinx_ import HideCodeCellNode  # noqa: PLC0415
+
+    app.add_node(HideCodeCellNode, override=True, html=(visit_hide_cell, depart_hide_cell),
+                 singlehtml=(visit_hide_cell, depart_hide_cell))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
