@@ -335,12 +335,32 @@ def test_transformers_caches_each_key_rotated_with_the_dynamic_base_of_its_own_s
 
     cached = np.array(run["cached_keys"])
     ours = _cached_key_rotations(run, frequencies)
+    # Transformers computes its frequencies in float32 (posenc.scaling.RELATIVE_TOLERANCE)
     assert np.abs(ours - cached).max() <= RELATIVE_TOLERANCE * np.abs(cached).max() * 10
     # not the keys a full recomputation would rotate with the last step's base
     n = cached.shape[1]
     last, _ = frequencies(n)
     full = posenc.rope(np.array(run["keys_before_rotation"]), np.arange(n), inv_freq=last, layout="halves")
     assert np.abs(full - cached).max() > 0.1
+
+
+def test_transformers_caches_the_keys_before_longropes_switch_with_the_short_factors():
+    run = REFERENCE["longrope"]
+    cfg = run["config"]
+
+    def frequencies(seq_len):
+        return posenc.rope_frequencies(cfg["head_dim"], scaling=cfg["rope_parameters"], seq_len=seq_len)
+
+    cached = np.array(run["cached_keys"])
+    ours = _cached_key_rotations(run, frequencies)
+    assert np.abs(ours - cached).max() <= RELATIVE_TOLERANCE * np.abs(cached).max() * 10
+    original = cfg["rope_parameters"]["original_max_position_embeddings"]
+    short, _ = frequencies(original)
+    long, _ = frequencies(original + 1)
+    assert not np.allclose(short, long)
+    # the keys read before the switch keep the short factors
+    before = _cached_key_rotations(dict(run, prompt=0), lambda seq_len: frequencies(original + 1))
+    assert np.abs(before[:, :original] - cached[:, :original]).max() > 0.1
 
 
 @pytest.mark.parametrize("name", ["dynamic_rope", "longrope"])
