@@ -621,7 +621,7 @@ def _bias(model, p, scheme, q_positions, k_positions):
 def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
     r"""The tiny model's logits at every position of a batch, with any position ids and any mask.
 
-    The model of :mod:`posenc.model` written out through
+    The model of ``posenc.model`` written out through
     :func:`posenc.attention`, with the position of each token given
     (``positions``) instead of ``0, 1, ..., n - 1``, and the mask given
     (``mask``) instead of the causal one:
@@ -640,7 +640,7 @@ def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
     Parameters
     ----------
     model : dict
-        One causal model of :func:`posenc.model.init_model` with scheme
+        One causal model of ``posenc.model.init_model`` with scheme
         "none", "sinusoidal", "learned", "rope" or "alibi" (computed in
         float64), or a "t5" model: the same dict with ``params["T5"]``, a
         bias of shape ``(n_heads, num_buckets)`` read through
