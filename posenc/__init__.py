@@ -20,7 +20,8 @@ by_hand      one table entry computed step by step, as with a pencil
 tables       learned position tables: init, look-up, and its backward pass
 tasks        the order and look-back tasks, and their balanced test sets
 schemes      where position enters the tiny model: one entry per scheme
-model        the tiny attention model: init, forward, accuracy
+model        the tiny attention model: its definition, init, forward, accuracy
+engine       the fast engine that computes the model's definition
 backward     its backward pass by hand: the loss and every gradient
 training     Adam and the training loop (stacks of seeds at once)
 stats        the book's experiment rules: standard errors, paired differences

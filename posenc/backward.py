@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import _finite, _forward, _labels, _moved, _stacked, _tokens
+from . import engine
+from .model import _finite, _inputs, _labels
 from .rotary import _turn
 from .schemes import SCHEMES
 
@@ -41,7 +42,11 @@ def loss_and_grads(model, tokens, labels):
     :math:`dA_{ij} = r_i g_j`), then ``dh`` is added into the rows of the
     token table that were looked up (and, for ``"learned"``, into the rows
     of the position table). With ``"rope"``, ``dq`` and ``dk`` are rotated
-    back, by the opposite angles, before ``dW_q`` and ``dW_k``.
+    back, by the opposite angles, before ``dW_q`` and ``dW_k``. A trained
+    bias (``"t5"``) enters the scores as it is, so each of its entries
+    gets the sum of :math:`dS_{ij}` over the scores that read it:
+    :math:`dR_{h,b} = \sum_{i, j:\, \mathrm{bucket}(j - i) = b} dS_{h,ij}`,
+    summed over the batch.
 
     Parameters
     ----------
@@ -69,7 +74,7 @@ def loss_and_grads(model, tokens, labels):
     >>> bool(np.all(grads["P"][6:] == 0))  # rows past the sequence get nothing
     True
     """
-    params, tokens = _stacked(model), _tokens(model, tokens)
+    params, tokens, labels = _loss_arguments(model, tokens, labels)
     with np.errstate(all="ignore"):  # an overflow is reported just below, by name
         loss, grads, logits = _loss_and_grads(model, params, tokens, labels)
     _finite(model, logits, *grads.values())
@@ -80,14 +85,14 @@ def loss_and_grads(model, tokens, labels):
 
 def _loss_and_grads(model, p, tokens, labels):
     """Loss of each model of the stack, gradients (stacked), and the logits."""
-    logits, cache = _forward(model, p, tokens)
+    logits, cache = engine.forward(model, p, tokens)
     M, batch = logits.shape[:2]
-    labels = np.broadcast_to(_labels(labels, (M, batch), model), (M, batch))
+    labels = np.broadcast_to(labels, (M, batch))
     q, k, v, A, a_bar, first, r = (cache[name] for name in
                                    ("q", "k", "v", "A", "a_bar", "first", "r"))
     _, vocab_size, d_model = p["E"].shape
     n, n_heads = v.shape[-2], model["n_heads"]
-    d_h = d_model // n_heads
+    d_h, scheme = d_model // n_heads, SCHEMES[model["scheme"]]
 
     shifted = logits - logits.max(axis=-1, keepdims=True)
     log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # stable log-softmax
@@ -103,6 +108,10 @@ def _loss_and_grads(model, p, tokens, labels):
     g = v @ (r[0] * d_pooled)[..., None]  # (M, batch, H, n, 1)
     d_S = np.swapaxes(g, -1, -2) - A @ g  # g_j - sum_l A_il g_l
     d_S *= A  # the softmax backward: A * (dA - rowsum(dA * A))
+    if scheme.bias_table:  # S = ... + R[h, index[i, j]]: each entry of R gets the dS of its scores
+        index = scheme.bias_index(model, n)[first:].ravel()  # (rows * n,)
+        reads = (index[:, None] == np.arange(p["R"].shape[-1])).astype(d_S.dtype)  # one-hot
+        grads["R"] = d_S.sum(axis=1).reshape(M, n_heads, -1) @ reads  # (M, H, entries)
     d_q = d_S @ k  # S = q k^T / sqrt(d_h); rows first..n-1
     d_q /= np.sqrt(d_h, dtype=d_S.dtype)
     d_k = np.swapaxes(d_S, -1, -2) @ q
@@ -114,12 +123,11 @@ def _loss_and_grads(model, p, tokens, labels):
                np.arange(vocab_size)[:, None]).astype(v.dtype)  # (M, n, V, batch)
     d_table = np.zeros((M, n, vocab_size, 3, d_model), dtype=v.dtype)  # q, k, v; heads side by side
     for part, (d, start) in enumerate([(d_q, first), (d_k, 0), (d_v, 0)]):
-        d = _moved(d.transpose(0, 3, 1, 2, 4)).reshape(M, n - start, batch, d_model)
+        d = engine.moved(d.transpose(0, 3, 1, 2, 4)).reshape(M, n - start, batch, d_model)
         d_table[:, start:, :, part] = one_hot[:, start:] @ d
     d_table = d_table.reshape(M, n, vocab_size, 3 * d_model)  # q of every head, then k, then v
-    scheme = SCHEMES[model["scheme"]]
     if scheme.turned:  # the transpose of a rotation turns by the opposite angle
-        cos, sin = scheme.turned(model, n, d_table.dtype)
+        cos, sin = engine.turns(model, n, d_table.dtype)
         d_table[..., :2 * d_model] = _turn(d_table[..., :2 * d_model], cos[:, None], -sin[:, None])
     # table = E[t] W + p_i W: each (position, token) entry holds both parts
     d_EW, W = d_table.sum(axis=1), cache["W"]  # (M, V, 3 d)
@@ -133,3 +141,10 @@ def _loss_and_grads(model, p, tokens, labels):
     grads["W_q"], grads["W_k"], grads["W_v"] = np.split(d_W, 3, axis=-1)
     grads["E"] = d_EW @ np.swapaxes(W, 1, 2)
     return loss, {name: grads[name] for name in p}, logits
+
+
+def _loss_arguments(model, tokens, labels):
+    """The stacked parameters, tokens and labels of :func:`loss_and_grads`, checked."""
+    params, tokens = _inputs(model, tokens)
+    shape = ((model.get("n_models") or 1),) + tokens.shape[-2:-1]
+    return params, tokens, _labels(labels, shape, model)

@@ -23,8 +23,6 @@ them through ``tests/fixtures/generation_reference.json``):
 :func:`packed_mask`         the block-diagonal causal mask of a packed row
 :func:`sliding_window_mask` query ``i`` sees keys ``i - window + 1 .. i``
                             (``sliding_window_causal_mask_function``)
-:func:`chunked_mask`        query ``i`` sees the keys of its own chunk
-                            (``chunked_causal_mask_function``, Llama 4)
 :func:`rerotate`            a cached RoPE key moved to another position: a rotation
                             by the difference of the angles
 :func:`seen_offsets`        which keys each query sees, and at which offset
@@ -43,6 +41,7 @@ import numpy as np
 
 from . import _checks
 from .attention import attention, causal_mask
+from .families import chunked_causal_mask
 from .relative import alibi_slopes, t5_bucket
 from .rotary import rope
 from .sinusoidal import frequencies, sinusoidal
@@ -56,7 +55,6 @@ __all__ = [
     "document_ids",
     "packed_mask",
     "sliding_window_mask",
-    "chunked_mask",
     "rerotate",
     "seen_offsets",
     "logits_per_position",
@@ -413,39 +411,6 @@ def sliding_window_mask(n, window):
     return (offset >= 0) & (offset < window)
 
 
-def chunked_mask(n, chunk, *, left_padding=0):
-    r"""Query ``i`` sees the keys ``j <= i`` of its own chunk: :math:`\lfloor j/C \rfloor = \lfloor i/C \rfloor`.
-
-    Transformers 5.24.0's ``chunked_causal_mask_function(chunk, left_padding)``
-    (Llama 4's RoPE layers, where ``chunk`` is ``attention_chunk_size``,
-    8192): chunks are counted from the first token after ``left_padding``
-    padding tokens.
-
-    Parameters
-    ----------
-    n : int
-    chunk : int, at least 1
-    left_padding : int, default 0
-
-    Returns
-    -------
-    numpy.ndarray of bool, shape ``(n, n)``
-
-    Examples
-    --------
-    >>> chunked_mask(5, 3).astype(int)
-    array([[1, 0, 0, 0, 0],
-           [1, 1, 0, 0, 0],
-           [1, 1, 1, 0, 0],
-           [0, 0, 0, 1, 0],
-           [0, 0, 0, 1, 1]])
-    """
-    n, chunk = _length_and(n, "chunk", chunk)
-    left_padding = _checks.integer("left_padding", left_padding, minimum=0, maximum=2**62)
-    block = (np.arange(n) - left_padding) // chunk
-    return causal_mask(n) & (block[:, None] == block[None, :])
-
-
 # --- RoPE keys that move --------------------------------------------------------
 
 
@@ -504,7 +469,8 @@ def seen_offsets(policy, n, *, window=None, sinks=0, chunk=None, positions="text
     (``"cache"``, StreamingLLM's re-assigned positions), and -1 where it does
     not see it. ``"chunks"`` is Llama 4's chunked layer: a window cache of
     ``chunk`` entries (Transformers keeps chunked layers in the same
-    ``DynamicSlidingWindowLayer``) read through :func:`chunked_mask`.
+    ``DynamicSlidingWindowLayer``) read through
+    :func:`posenc.chunked_causal_mask`, Llama 4's mask.
 
     Parameters
     ----------
@@ -541,7 +507,7 @@ def seen_offsets(policy, n, *, window=None, sinks=0, chunk=None, positions="text
         chunk = _checks.integer("chunk", chunk, minimum=1, maximum=2**62)
         if window is not None or sinks:
             raise ValueError("a 'chunks' layer takes chunk only: its cache is a window of chunk entries")
-        cache, mask = KVCache("window", window=chunk), chunked_mask(n, chunk)
+        cache, mask = KVCache("window", window=chunk), chunked_causal_mask(n, chunk)
     else:
         if chunk is not None:
             raise ValueError(f"chunk is for the policy 'chunks' only, got chunk={_checks.show(chunk)}")

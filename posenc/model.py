@@ -1,66 +1,92 @@
-r"""The tiny attention model of the chapters, trained in NumPy: one stack, five schemes.
+r"""The tiny attention model of the chapters: its definition first, then its use.
 
-One attention layer between an embedding and a linear readout, small
-enough to follow line by line:
+One attention layer between an embedding and a linear readout.
+:func:`forward_by_definition`, just below, *is* the model; everything else
+in the package computes what it defines, faster:
 
 .. math::
 
-    h_i &= E[x_i] + p_i                      && \text{token + position signal} \\
-    q_i, k_i, v_i &= h_i W_q,\; h_i W_k,\; h_i W_v  && \text{split into heads} \\
-    A &= \mathrm{softmax}\!\left(q k^\top / \sqrt{d_h} + B\right)
-                                              && \text{one matrix per head} \\
-    o_i &= \textstyle\sum_j A_{ij} v_j        && \text{heads concatenated} \\
-    \bar o &= \textstyle\sum_i r_i\, o_i = \sum_j \bar a_j v_j,
-        \quad \bar a_j = \sum_i r_i A_{ij}  && \text{the readout's average} \\
-    \mathrm{logits} &= \bar o\, W_\mathrm{out} + b_\mathrm{out}
+    h_i = E[x_i] + p_i, \quad
+    q_i, k_i, v_i = h_i W_q,\ h_i W_k,\ h_i W_v \ \text{(split into heads)}, \quad
+    o_i = \textstyle\sum_j \mathrm{softmax}_j\!\big(q_i \cdot k_j / \sqrt{d_h} + B_{ij}\big)\, v_j,
+    \quad \mathrm{logits} = \big(\textstyle\sum_i r_i\, o_i\big) W_\mathrm{out} + b_\mathrm{out}
 
-The readout weights :math:`r_i` are :math:`1/n` for every position with
-``readout="mean"``; with ``readout="last"`` only the last position counts
-(:math:`r_n = 1`), where a causal language model makes its prediction. The
-outputs :math:`o_i` are never formed one by one: :math:`\bar a` says how
-much of each value :math:`v_j` reaches the readout.
-
-The position ``scheme`` decides where position enters: the input
-(:math:`p_i`), the queries and keys (turned, as RoPE does), or the scores
-(:math:`B`). The schemes are the entries of :data:`posenc.schemes.SCHEMES`
-("none", "sinusoidal", "learned", "rope", "alibi"); a new one is a new entry
-there, not a change here. With ``causal=True``, :math:`B` also holds
-:math:`-\infty` above the diagonal.
-
-Every function works on a whole batch at once. The backward pass is in
-``posenc.backward``, training in ``posenc.training``, the tasks in ``posenc.tasks``.
-
-**Stacks of models.** ``init_model(..., seed=[0, 1, ..., 7])`` builds eight
-models at once: every parameter gets a leading axis of length 8, and
-:func:`forward`, :func:`accuracy`, :func:`loss_and_grads` and
-:func:`posenc.training.train` run all eight side by side, as one batch of
-arrays. Model ``m`` of a stack computes exactly what it would compute
-alone; a stack is simply faster than its models one by one, because numpy
-spends most of the time of such tiny models on calling functions. The
-settings of each scheme (RoPE's frequencies...) are in ``posenc.schemes``.
-
+The position ``scheme``, an entry of :data:`posenc.schemes.SCHEMES`, decides
+where position enters: the input (:math:`p_i`), the queries and keys
+(turned, as RoPE does), or the scores (:math:`B`, fixed as ALiBi's or trained
+as T5's). The readout reads the mean of the outputs (:math:`r_i = 1/n`) or
+the last one alone (``readout="last"``, where a causal language model
+predicts). The fast engine is ``posenc.engine``, the backward pass
+``posenc.backward``, training ``posenc.training``.
 """
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from . import _checks
-from .attention import _SAFE_SUM, _softmax_scores, causal_mask
+from . import _checks, engine
+from .attention import attention, causal_mask
 from .positions2d import _grid
-from .rotary import _turn
 from .schemes import SCHEMES
 from .tables import init_table
 from .tasks import ORDER_VOCAB, order_task
 
-__all__ = ["SCHEMES", "READOUTS", "init_model", "unstack", "forward", "attention_weights",
-           "accuracy"]
+__all__ = ["SCHEMES", "READOUTS", "forward_by_definition", "init_model", "unstack", "forward",
+           "attention_weights", "accuracy"]
+
+
+def forward_by_definition(model, tokens):
+    r"""The logits of the model, by definition: the formula above, one head at a time.
+
+    In float64, through :func:`posenc.attention`, whatever the model's dtype.
+    :func:`forward` computes the same logits several times faster (a test
+    proves them equal for every scheme: within 1e-12 in float64, 1e-5 in float32).
+
+    Parameters
+    ----------
+    model : dict
+        From :func:`init_model` or :func:`train`; a stack of ``M`` models too.
+    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)``, one batch per model)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape ``(batch, n_classes)`` (``(M, batch, n_classes)`` for a stack)
+
+    Examples
+    --------
+    >>> model, tokens = init_model("rope"), [[2, 0, 3, 1]]
+    >>> bool(np.allclose(forward_by_definition(model, tokens), forward(model, tokens)))
+    True
+    """
+    tokens = _definition_arguments(model, tokens)
+    if model.get("n_models") is not None:  # a stack: each model alone, on its batch
+        return np.stack([forward_by_definition(m, x) for m, x in zip(unstack(model), tokens)])
+    scheme, H, n = SCHEMES[model["scheme"]], model["n_heads"], tokens.shape[-1]
+    p = {name: x.astype(np.float64) for name, x in model["params"].items()}
+    x = p["E"][tokens]  # (batch, n, d): the token embeddings
+    if scheme.table:
+        x = x + p["P"][:n]  # + a trained position vector (learned)
+    if scheme.added:
+        x = x + scheme.added(model, n, np.float64)  # + a fixed one (sinusoidal)
+    B = np.zeros((H, n, n))  # added to the scores of each head
+    if scheme.bias:
+        B = B + scheme.bias(model, n, np.float64)  # fixed (ALiBi)
+    if scheme.bias_table:
+        B = B + p["R"][:, scheme.bias_index(model, n)]  # trained (T5): R[h, bucket(j - i)]
+    mask = causal_mask(n) if model["causal"] else None  # query i sees keys j <= i only
+    heads = []
+    for h, cols in enumerate(np.split(np.arange(x.shape[-1]), H)):  # the columns of head h
+        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]  # (batch, n, d_h)
+        if scheme.turned:
+            q, k = scheme.turned(model, q), scheme.turned(model, k)  # turned by position (RoPE)
+        o, _ = attention(q, k, v, mask=mask, bias=B[h])  # softmax(q k^T / sqrt(d_h) + B) v
+        heads.append(o)
+    o = np.concatenate(heads, axis=-1)  # (batch, n, d): the heads side by side
+    pooled = o.mean(axis=1) if model["readout"] == "mean" else o[:, -1]  # (batch, d)
+    return pooled @ p["W_out"] + p["b_out"]  # (batch, n_classes)
+
 
 READOUTS = ("mean", "last")
-
-_CHUNK_ENTRIES = 2**22  # forward() cuts a batch so that A holds about this many numbers
 
 #: The largest stack of models, far more than any experiment of the book needs.
 MAX_MODELS = 4096
@@ -88,7 +114,7 @@ def init_model(
     ----------
     scheme : str
         Where position enters: a name of :data:`posenc.schemes.SCHEMES`
-        ("none", "sinusoidal", "learned", "rope" or "alibi").
+        (``list(SCHEMES)``).
     vocab_size : int, default 8
         Number of token ids (rows of the token embedding).
     n_classes : int, default 2
@@ -127,8 +153,9 @@ def init_model(
         length ``M``, and model ``m`` of the stack is exactly the model
         ``init_model(..., seed=seeds[m])``. Models of every scheme with
         the same seed and sizes start from the same ``E``, ``W_q``,
-        ``W_k``, ``W_v`` and ``W_out`` (the learned table is drawn last),
-        so that schemes can be compared seed by seed.
+        ``W_k``, ``W_v`` and ``W_out`` (a scheme's own parameters, the
+        learned table or T5's bias, are drawn last), so that schemes can be
+        compared seed by seed.
     grid : (int, int), optional
         ``(height, width)`` of a grid of patches read row by row, for the
         schemes that place tokens on a grid (``"sinusoidal_2d"``,
@@ -143,8 +170,10 @@ def init_model(
         ``{"scheme", "n_heads", "causal", "readout", "max_len",
         "n_models", "params"}``; ``n_models`` is ``None`` for a single
         model and ``M`` for a stack. ``params`` maps ``"E"`` (tokens),
-        ``"P"`` (positions, ``"learned"`` only), ``"W_q"``, ``"W_k"``,
-        ``"W_v"``, ``"W_out"`` and ``"b_out"`` to arrays. A scheme's own
+        ``"P"`` (positions, ``"learned"`` only), ``"R"`` (T5's bias, one
+        number per bucket and head, :math:`\\mathcal{N}(0, 1/d_{model})` as
+        in Transformers' ``T5Attention``; ``"t5"`` only), ``"W_q"``,
+        ``"W_k"``, ``"W_v"``, ``"W_out"`` and ``"b_out"`` to arrays. A scheme's own
         settings (RoPE's ``"inv_freq"`` and ``"attention_factor"``, see
         ``posenc.schemes``) and ``"grid"`` are keys of the dict too.
 
@@ -159,39 +188,22 @@ def init_model(
     >>> stack["inv_freq"]  # two pairs per head of width 4
     array([1.  , 0.01])
     """
-    scheme = _checks.choice("scheme", scheme, SCHEMES)
-    vocab_size = _checks.positive_int("vocab_size", vocab_size)
-    n_classes = _checks.integer("n_classes", n_classes, minimum=2)
-    d_model = _checks.positive_int("d_model", d_model)
-    n_heads = _checks.positive_int("n_heads", n_heads)
-    max_len = _checks.positive_int("max_len", max_len)
-    causal = _checks.boolean("causal", causal)
-    readout = _checks.choice("readout", readout, READOUTS)
-    token_std = _checks.real("token_std", token_std, positive=True)
-    position_std = _checks.real("position_std", position_std, positive=True)
-    dtype = _checks.float_dtype("dtype", dtype)
-    if dtype not in (np.float32, np.float64):
-        raise ValueError(
-            f"dtype must be np.float32 or np.float64, got {dtype}: in float16 the model's "
-            "training fails (Adam's squared gradients underflow to 0, and its scores and "
-            "exponentials overflow past 65504)"
-        )
-    if d_model % n_heads:
-        raise ValueError(f"n_heads must divide d_model, got n_heads={n_heads}, d_model={d_model}")
+    (scheme, vocab_size, n_classes, d_model, n_heads, max_len, causal, readout, token_std,
+     position_std, dtype, seeds, grid) = _init_arguments(
+        scheme, vocab_size, n_classes, d_model, n_heads, max_len, causal, readout, token_std,
+        position_std, dtype, seed, grid)
     kind = SCHEMES[scheme]
-    settings = kind.settings(d_model, n_heads) if kind.settings else {}
-    seeds = _checks.seeds(seed, most=MAX_MODELS)
-    _checks.entries(f"models * (vocab_size + max_len + 4 * d_model) * d_model",
-                    (len(seeds) if seeds else 1) * (vocab_size + max_len + 4 * d_model) * d_model)
 
     def draw(rng):  # the parameters of one model, in a fixed order
         E = init_table(vocab_size, d_model, std=token_std, seed=rng)
         W = {name: rng.normal(0.0, d_model**-0.5, size=(d_model, d_model))
              for name in ("W_q", "W_k", "W_v")}
         W_out = rng.normal(0.0, d_model**-0.5, size=(d_model, n_classes))
-        params = {"E": E}
-        if kind.table:  # drawn last: every scheme starts from the same E and W for a seed
+        params = {"E": E}  # the scheme's own parameters are drawn last: every scheme
+        if kind.table:  # starts from the same E and W for a seed
             params["P"] = init_table(max_len, d_model, std=position_std, seed=rng)
+        if kind.bias_table:
+            params["R"] = rng.normal(0.0, d_model**-0.5, size=(n_heads, kind.bias_table))
         return {**params, **W, "W_out": W_out, "b_out": np.zeros(n_classes)}
 
     if seeds is None:  # one model
@@ -201,9 +213,9 @@ def init_model(
         params = {name: np.stack([m[name] for m in models]).astype(dtype) for name in models[0]}
     model = {"scheme": scheme, "n_heads": n_heads, "causal": causal, "readout": readout,
              "max_len": max_len, "n_models": None if seeds is None else len(seeds),
-             "params": params, **settings}
+             "params": params, **(kind.settings(d_model, n_heads) if kind.settings else {})}
     if grid is not None:  # the grid of the 2-D schemes (chapter 8)
-        model["grid"] = _grid("grid", grid)
+        model["grid"] = grid
     return model
 
 
@@ -228,11 +240,11 @@ def unstack(model):
     >>> len(models), models[1]["params"]["P"].shape, models[1]["n_models"]
     (2, (64, 16), None)
     """
-    _stacked(model)  # checks that it is a model
+    _model(model)
     if model.get("n_models") is None:
         return [model]
     return [dict(model, n_models=None, params={name: x[m] for name, x in model["params"].items()})
-            for m in range(model["n_models"])]
+            for m in range(model.get("n_models"))]
 
 
 def forward(model, tokens):
@@ -260,9 +272,9 @@ def forward(model, tokens):
     >>> forward(init_model("alibi", seed=[0, 1]), tokens).shape  # a stack of two
     (2, 3, 2)
     """
-    params, tokens = _stacked(model), _tokens(model, tokens)
+    params, tokens = _inputs(model, tokens, batch=1)  # forward() runs a batch in pieces
     with np.errstate(all="ignore"):  # an overflow is reported just below, by name
-        logits, _ = _forward(model, params, tokens, weights=False)
+        logits, _ = engine.forward(model, params, tokens, weights=False)
     _finite(model, logits)
     return _unstacked(model, logits)
 
@@ -288,9 +300,9 @@ def attention_weights(model, tokens):
     >>> A.shape, bool(np.allclose(A.sum(axis=-1), 1))
     ((1, 4, 4, 4), True)
     """
-    params, tokens = _stacked(model), _tokens(model, tokens)
+    params, tokens = _inputs(model, tokens, all_rows=True)
     with np.errstate(all="ignore"):  # an overflow is reported just below, by name
-        logits, cache = _forward(model, params, tokens, all_rows=True)
+        logits, cache = engine.forward(model, params, tokens, all_rows=True)
     _finite(model, logits)
     return _unstacked(model, cache["A"])
 
@@ -321,215 +333,160 @@ def accuracy(model, tokens, labels):
     >>> accuracy(init_model("none", seed=[0, 1, 2]), both, answers)
     array([0.5, 0.5, 0.5])
     """
-    logits = forward(model, tokens)
-    labels = _labels(labels, logits.shape[:-1], model)
-    right = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
+    tokens, labels = _accuracy_arguments(model, tokens, labels)
+    right = np.mean(forward(model, tokens).argmax(axis=-1) == labels, axis=-1)
     return float(right) if model.get("n_models") is None else right
-
-
-def _forward(model, p, tokens, *, all_rows=False, weights=True):
-    """Logits of a stack of models, and a dict of what the backward pass needs.
-
-    ``p`` holds the parameters with a leading model axis ``M``; ``tokens``
-    is ``(M, batch, n)`` or ``(batch, n)`` (the same for every model).
-
-    The input of position ``i`` is :math:`h_i = E[x_i] + p_i`: it depends
-    only on the position and on the token there. So do its query, key and
-    value, even after RoPE's rotation. With 8 tokens and batches of 32
-    sequences it is cheaper to compute them once for every (position,
-    token) pair, a table, and to look them up for every sequence, than to
-    multiply every position of every sequence by the weights: the same
-    numbers, a quarter of the work. Shapes of what is looked up, per head:
-    ``q`` is ``(M, batch, H, rows, d_h)``, only for the rows the readout
-    reads, scaled by :math:`1/\\sqrt{d_h}`; ``k`` and ``v`` are
-    ``(M, batch, H, n, d_h)``; ``A`` is ``(M, batch, H, rows, n)``.
-
-    With ``weights=False`` (:func:`forward`: logits only) the attention
-    matrices are not kept, and :func:`_read_out` computes what the readout
-    takes from each value more directly; the cache is then ``None``.
-    """
-    scheme, n_heads = SCHEMES[model["scheme"]], model["n_heads"]
-    M, vocab_size, d_model = p["E"].shape
-    d_h, dtype, n = d_model // n_heads, p["E"].dtype, tokens.shape[-1]
-
-    W = np.concatenate([p["W_q"], p["W_k"], p["W_v"]], axis=-1)  # (M, d, 3 d), as nanoGPT's c_attn
-    table = (p["E"] @ W)[:, None]  # (M, 1, V, 3 d): q, k, v of each token, E[t] W
-    position = _positions(model, p, n, dtype)  # p_i, (M or 1, n, d), or None
-    if position is not None:  # + p_i W, for every position: (M, n, V, 3 d)
-        table = table + (position @ W)[:, :, None]
-    if scheme.turned:  # turn each pair of the q and k of position i (RoPE: by i * inv_freq[c])
-        cos, sin = scheme.turned(model, n, dtype)  # (n, 2 d)
-        table = np.broadcast_to(table, (M, n, vocab_size, 3 * d_model)).copy()
-        table[..., :2 * d_model] = _turn(table[..., :2 * d_model], cos[:, None], sin[:, None])
-    # one table each for q, k and v, per head: (M, H, n or 1, V, d_h)
-    n_table = table.shape[1]
-    table = table.reshape(M, n_table, vocab_size, 3, n_heads, d_h).transpose(3, 0, 4, 1, 2, 5)
-    q_table, k_table, v_table = _moved(table)
-    first, r = _read_rows(model, n, dtype, all_rows)  # the readout reads rows first..n-1
-    if not weights:  # logits only
-        # Sequences do not interact, so a large batch runs in pieces: the same logits,
-        # but the (M, chunk, n_heads, rows, n) temporaries stay small enough to be fast.
-        chunk = max(1, _CHUNK_ENTRIES // (M * n_heads * (n - first) * n))
-        pooled = np.concatenate([_read_out(model, q_table, k_table, v_table, tokens[..., i:i + chunk, :],
-                                           first, r) for i in range(0, tokens.shape[-2], chunk)], axis=1)
-        return pooled @ p["W_out"] + p["b_out"][:, None, :], None
-    q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
-    q /= np.sqrt(d_h, dtype=dtype)
-    k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
-    # numpy multiplies a stack of small matrices much faster when each operand
-    # is stored in the order the product reads it: hence k transposed, in a copy
-    S = q @ np.ascontiguousarray(np.swapaxes(k, -1, -2))  # (M, batch, H, rows, n): q_i . k_j / sqrt(d_h)
-    if scheme.bias:  # ALiBi's penalties, (H, n, n)
-        S += scheme.bias(model, n, dtype)[..., first:, :]
-    if model["causal"]:  # -inf above the diagonal
-        S += _causal_bias(n, dtype)[first:]
-    A = _softmax_scores(S)
-    a_bar = r @ A  # (M, batch, H, n): how much the readout takes from each value
-    pooled = (a_bar[..., None, :] @ v).reshape(M, -1, d_model)  # = sum_i r_i o_i, heads side by side
-    logits = pooled @ p["W_out"] + p["b_out"][:, None, :]
-    return logits, {"q": q, "k": k, "v": v, "A": A, "a_bar": a_bar, "pooled": pooled,
-                    "first": first, "r": r, "W": W, "position": position}
-
-
-def _read_out(model, q_table, k_table, v_table, tokens, first, r):
-    """What the readout averages, :math:`\\bar o = \\sum_j \\bar a_j v_j`, without keeping :math:`A`.
-
-    :func:`forward` needs only the logits, so it computes :math:`\\bar a = r A`
-    more directly than the training's forward pass. The scores are computed
-    transposed, ``T[j, i]`` = :math:`S_{ij}` (keys down, rows across); each
-    matrix is shifted by its largest score and exponentiated in place, and
-    then :math:`\\bar a_j = \\sum_i w_i e^{S_{ij} - m}` with
-    :math:`w_i = r_i / \\sum_l e^{S_{il} - m}`: the rows of :math:`A` are
-    never divided one by one. A matrix with a row far below its largest
-    score, whose exponentials underflow, is computed again with every row
-    shifted by its own largest score (a maximum down the columns of ``T``).
-    The same numbers as ``r @ A`` up to rounding, and each sequence's
-    whatever else is in the batch. Returns ``(M, batch, d_model)``.
-    """
-    scheme, n = SCHEMES[model["scheme"]], tokens.shape[-1]
-    M, n_heads, _, _, d_h = q_table.shape
-    dtype = q_table.dtype
-    q = _look_up(q_table, tokens, first)  # (M, batch, H, rows, d_h)
-    q /= np.sqrt(d_h, dtype=dtype)
-    k, v = _look_up(k_table, tokens), _look_up(v_table, tokens)  # (M, batch, H, n, d_h)
-    bias = np.zeros((1, n, n - first), dtype=dtype)  # B transposed: keys down, rows across
-    if scheme.bias:
-        bias = bias + np.swapaxes(scheme.bias(model, n, dtype)[..., first:, :], -1, -2)
-    if model["causal"]:
-        bias = bias + _causal_bias(n, dtype)[first:].T
-    qT = np.ascontiguousarray(np.swapaxes(q, -1, -2))
-
-    def scores():  # (M, batch, H, n, rows)
-        T = k @ qT
-        if scheme.bias or model["causal"]:
-            T += bias
-        return T
-
-    T = scores()
-    T -= T.max(axis=(-2, -1), keepdims=True)  # each matrix's largest score
-    np.exp(T, out=T)
-    ones = np.ones((1, n), dtype=dtype)
-    sums = ones @ T  # (M, batch, H, 1, rows)
-    low = ~np.all(sums > _SAFE_SUM[dtype.char], axis=(-2, -1))  # (M, batch, H)
-    if low.any():  # those matrices again, each row shifted by its own largest score
-        few = 8 * low.sum() < low.size
-        if few:  # one by one
-            m, b, h = np.nonzero(low)
-            redo = k[m, b, h] @ qT[m, b, h] + bias[h % len(bias)]
-        else:  # all of them, keeping those
-            redo = scores()
-        redo -= redo.max(axis=-2, keepdims=True)
-        np.exp(redo, out=redo)
-        if few:
-            T[m, b, h] = redo
-        else:
-            np.copyto(T, redo, where=low[..., None, None])
-        sums = ones @ T
-    w = r / sums
-    a_bar = T @ np.swapaxes(w, -1, -2)  # (M, batch, H, n, 1)
-    return (np.swapaxes(a_bar, -1, -2) @ v).reshape(M, -1, n_heads * d_h)
-
-
-def _positions(model, p, n, dtype):
-    """The position vectors p_i added to the input: (1, n, d), (M, n, d) or None."""
-    scheme = SCHEMES[model["scheme"]]
-    if scheme.table:
-        return p["P"][:, :n]
-    if scheme.added:
-        return scheme.added(model, n, dtype)[None]
-    return None
-
-
-def _look_up(table, tokens, first=0):
-    """``table[m, h, i, x[m, b, i]]`` for every model, sequence, head and position ``i >= first``.
-
-    ``table`` is ``(M, H, n or 1, V, w)``; with one row it serves every
-    position. Returns ``(M, batch, H, n - first, w)``. (One flat index and
-    ``np.take`` are faster than four index arrays.)
-    """
-    M, n_heads, n_table, vocab_size, width = table.shape
-    n = tokens.shape[-1]
-    rows = np.arange(first, n) if n_table > 1 else np.zeros(n - first, dtype=int)
-    start = ((np.arange(M)[:, None, None, None] * n_heads + np.arange(n_heads)[:, None])
-             * n_table + rows) * vocab_size  # where the rows of (m, h, i) begin
-    return np.take(table.reshape(-1, width), start + tokens[..., None, first:], axis=0)
-
-
-def _moved(x, out=None):
-    """``x`` (a view with its axes rearranged) copied into a new array, or into ``out``.
-
-    ``x`` has its last axis, the ``d_h`` numbers of a head, contiguous.
-    numpy rearranges an array faster when each such row is
-    one item of ``d_h * itemsize`` bytes than when it is ``d_h`` floats:
-    hence the ``np.void`` views. The numbers are copied untouched.
-    """
-    as_items = np.dtype((np.void, x.shape[-1] * x.itemsize))
-    if out is None:
-        out = np.empty(x.shape, dtype=x.dtype)
-    out.view(as_items)[..., 0] = x.view(as_items)[..., 0]
-    return out
-
-
-def _read_rows(model, n, dtype, all_rows):
-    """Which query rows the readout reads, and its weight r_i on each.
-
-    ``"mean"`` reads all n rows with weight 1/n; ``"last"`` reads row n - 1
-    alone, so only its query is computed (unless ``all_rows``, for
-    :func:`attention_weights`, where the other rows get weight 0).
-    """
-    if model["readout"] == "mean":
-        return 0, np.full(n, 1 / n, dtype=dtype)
-    first = 0 if all_rows else n - 1
-    r = np.zeros(n - first, dtype=dtype)
-    r[-1] = 1.0
-    return first, r
-
-
-@functools.lru_cache(maxsize=256)
-def _causal_bias(n, dtype):
-    """-inf above the diagonal, 0 elsewhere: (n, n), read-only."""
-    bias = np.where(causal_mask(n), 0.0, -np.inf).astype(dtype)
-    bias.setflags(write=False)
-    return bias
 
 
 # --- argument checks ------------------------------------------------------------
 
 
-def _stacked(model):
-    """The parameters with a leading model axis: a single model is a stack of one (views)."""
+def _init_arguments(scheme, vocab_size, n_classes, d_model, n_heads, max_len, causal, readout,
+                    token_std, position_std, dtype, seed, grid):
+    """The arguments of :func:`init_model`, checked, in its order (``seed`` as its list of seeds, or None)."""
+    scheme = _checks.choice("scheme", scheme, SCHEMES)
+    vocab_size = _checks.positive_int("vocab_size", vocab_size)
+    n_classes = _checks.integer("n_classes", n_classes, minimum=2)
+    d_model = _checks.positive_int("d_model", d_model)
+    n_heads = _checks.positive_int("n_heads", n_heads)
+    max_len = _checks.positive_int("max_len", max_len)
+    causal = _checks.boolean("causal", causal)
+    readout = _checks.choice("readout", readout, READOUTS)
+    token_std = _checks.real("token_std", token_std, positive=True)
+    position_std = _checks.real("position_std", position_std, positive=True)
+    if dtype is None:  # np.dtype(None) is float64: say so rather than guess
+        raise TypeError("dtype must be np.float32 or np.float64, got None")
+    dtype = _checks.float_dtype("dtype", dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ValueError(
+            f"dtype must be np.float32 or np.float64, got {dtype}: in float16 the model's "
+            "training fails (Adam's squared gradients underflow to 0, and its scores and "
+            "exponentials overflow past 65504)"
+        )
+    if d_model % n_heads:
+        raise ValueError(f"n_heads must divide d_model, got n_heads={n_heads}, d_model={d_model}")
+    seeds = _checks.seeds(seed, most=MAX_MODELS)
+    kind = SCHEMES[scheme]
+    models, copies = (1, 2) if seeds is None else (len(seeds), 3)  # drawn, (stacked,) converted
+    rows = vocab_size + kind.table * max_len + 3 * d_model + n_classes  # of d_model numbers each
+    _checks.entries(
+        f"the parameters, {copies} copies (drawn in float64{', stacked' if seeds else ''}, converted) "
+        f"of models * ((vocab_size{' + max_len' if kind.table else ''} + 3 * d_model + n_classes) * "
+        f"d_model + n_classes{' + n_heads * buckets' if kind.bias_table else ''}) = {copies} * {models} "
+        f"* (({vocab_size}{f' + {max_len}' if kind.table else ''} + 3 * {d_model} + {n_classes}) * "
+        f"{d_model} + {n_classes}{f' + {n_heads} * {kind.bias_table}' if kind.bias_table else ''})",
+        copies * models * (rows * d_model + n_classes + n_heads * kind.bias_table))
+    if kind.settings:  # refuses a head width the scheme cannot use
+        kind.settings(d_model, n_heads)
+    grid = None if grid is None else _grid("grid", grid)
+    return (scheme, vocab_size, n_classes, d_model, n_heads, max_len, causal, readout, token_std,
+            position_std, dtype, seeds, grid)
+
+
+def _model(model):
+    """Check a model dict, in one place: the parameters with a leading model axis (views).
+
+    A model from :func:`init_model` passes; so does one changed by hand
+    (``dict(model, ...)``, as the chapters do) that is still a model. A
+    single model is a stack of one.
+    """
     if not isinstance(model, dict) or "params" not in model or "scheme" not in model:
         raise TypeError(f"model must be a dict from init_model or train, got {type(model).__name__}")
-    _checks.choice("model['scheme']", model["scheme"], SCHEMES)
-    for name, x in model["params"].items():
+    scheme = SCHEMES[_checks.choice("model['scheme']", model["scheme"], SCHEMES)]
+    params = model["params"]
+    if not isinstance(params, dict):
+        raise TypeError(f"model['params'] must be a dict of the model's arrays, got {_checks.show(params)}")
+    names = ["E", *("P" * scheme.table), *("R" * bool(scheme.bias_table)),
+             "W_q", "W_k", "W_v", "W_out", "b_out"]
+    if set(params) != set(names):
+        missing, extra = [n for n in names if n not in params], [n for n in params if n not in names]
+        raise ValueError(
+            f"model['params'] of a {model['scheme']!r} model must hold {names}"
+            + (f"; it lacks {missing}" if missing else "") + (f"; it has {extra} too" if extra else "")
+        )
+    for name in names:
+        x = params[name]
         if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64)):
             raise TypeError(f"model['params'][{name!r}] must be a float32 or float64 numpy array "
                             f"(see init_model's dtype), got {_checks.show(x)}")
         if not np.isfinite(x).all():
             raise ValueError(f"model['params'][{name!r}] must hold only finite numbers (no NaN or inf)")
-    if model.get("n_models") is None:
-        return {name: x[None] for name, x in model["params"].items()}
-    return model["params"]
+    M = model.get("n_models")
+    if M is not None:
+        M = _checks.integer("model['n_models']", M, minimum=1, maximum=MAX_MODELS)
+    lead = () if M is None else (M,)
+    E, b_out = params["E"], params["b_out"]
+    if E.ndim != len(lead) + 2 or E.shape[:len(lead)] != lead or b_out.ndim != len(lead) + 1:
+        what = "a single model" if M is None else f"a stack of {M} models"
+        raise ValueError(
+            f"model['params']['E'] has shape {E.shape} and model['params']['b_out'] {b_out.shape}, "
+            f"but model['n_models'] = {M} says {what}: the parameters need "
+            f"{'no leading model axis' if M is None else f'a leading axis of length {M}'}"
+        )
+    n_heads = _checks.integer("model['n_heads']", model.get("n_heads"), minimum=1)
+    d_model = E.shape[-1]
+    if d_model % n_heads:
+        raise ValueError(f"model['n_heads'] must divide d_model = {d_model}, got {n_heads}")
+    shapes = {"P": (None, d_model), "R": (n_heads, scheme.bias_table), "W_q": (d_model, d_model),
+              "W_k": (d_model, d_model), "W_v": (d_model, d_model),
+              "W_out": (d_model, b_out.shape[-1]), "b_out": b_out.shape[-1:]}  # None: any rows
+    for name in names[1:]:
+        want, got = lead + shapes[name], params[name].shape
+        if len(got) != len(want) or any(w not in (None, g) for w, g in zip(want, got)):
+            raise ValueError(f"model['params'][{name!r}] must have shape "
+                             f"{tuple('rows' if w is None else w for w in want)}, got {got}")
+    _checks.boolean("model['causal']", model.get("causal"))
+    _checks.choice("model['readout']", model.get("readout"), READOUTS)
+    if scheme.settings:  # refuses a head width the scheme cannot use
+        scheme.settings(d_model, n_heads)
+    return params if M is not None else {name: x[None] for name, x in params.items()}
+
+
+def _inputs(model, tokens, *, batch=None, all_rows=False):
+    """The model's parameters (stacked) and the tokens, checked, and the size of the work capped.
+
+    ``batch`` sequences are computed at once (all of them if ``None``;
+    :func:`forward` runs one piece of the batch at a time).
+    """
+    params, tokens = _model(model), _tokens(model, tokens)
+    sequences = tokens.shape[-2] if batch is None else batch
+    formula, count = _work(model, sequences, tokens.shape[-1], all_rows)
+    _checks.entries(f"tokens of shape {tokens.shape}, {sequences} sequence(s) at a time: {formula}", count)
+    return params, tokens
+
+
+def _work(model, sequences, n, all_rows=False):
+    """How many numbers the engine holds at once for ``sequences`` sequences of ``n`` tokens: ``(formula, count)``.
+
+    The queries, keys and values of every (position, token) pair, and their
+    copy per head (``6 n V d`` per model); for each sequence, the scores and
+    weights of every head (``2 H rows n``), its queries, keys, values and a
+    gradient (``4 n d``), and its tokens one-hot in the backward pass (``n V``).
+    """
+    M, n_heads = model.get("n_models") or 1, model["n_heads"]
+    vocab_size, d_model = model["params"]["E"].shape[-2:]
+    rows = n if model["readout"] == "mean" or all_rows else 1  # of the attention, per head
+    count = M * n * (6 * vocab_size * d_model + sequences * (2 * n_heads * rows + 4 * d_model + vocab_size))
+    formula = (f"models * n * (6 * vocab_size * d_model + sequences * (2 * n_heads * rows + 4 * d_model "
+               f"+ vocab_size)) = {M} * {_checks.show(n)} * (6 * {vocab_size} * {d_model} + "
+               f"{_checks.show(sequences)} * (2 * {n_heads} * {_checks.show(rows)} + 4 * {d_model} + "
+               f"{vocab_size}))")
+    return formula, count
+
+
+def _definition_arguments(model, tokens):
+    """The tokens of :func:`forward_by_definition`, checked: one batch per model of a stack."""
+    _, tokens = _inputs(model, tokens, all_rows=True)
+    if model.get("n_models") is not None:
+        tokens = np.broadcast_to(tokens, (model.get("n_models"), *tokens.shape[-2:]))
+    return tokens
+
+
+def _accuracy_arguments(model, tokens, labels):
+    """The tokens and labels of :func:`accuracy`, checked."""
+    params, tokens = _inputs(model, tokens, batch=1)
+    shape = ((model.get("n_models"),) if model.get("n_models") is not None else ()) + tokens.shape[-2:-1]
+    return tokens, _labels(labels, shape, model)
 
 
 def _finite(model, *results):

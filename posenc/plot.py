@@ -49,6 +49,7 @@ SCHEME_STYLE = {
     "learned": {"color": PALETTE["orange"], "marker": "s"},
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
+    "t5": {"color": PALETTE["vermillion"], "marker": "v"},
 }
 """One colour and one marker per position scheme.
 

@@ -642,7 +642,7 @@ class Comparison:
 
     @property
     def n_both(self):
-        """The seeds where both converged: the ones compared."""
+        """How many seeds are compared (those where both converged)."""
         return self.verdict.estimate.n_seeds
 
     @property

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _checks
 from .backward import _loss_and_grads
-from .model import MAX_MODELS, _labels, _stacked, _tokens, forward
+from .model import MAX_MODELS, _labels, _model, _tokens, _work, forward
 from .stats import CONVERGED_ACCURACY
 from .tasks import order_task
 
@@ -46,6 +46,12 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     not move: rows of a position table that no sequence reached stay
     exactly at their initial values.
 
+    Nothing overflows silently: a gradient whose square overflows the
+    moments' dtype (above about 1.8e19 in float32), or a step that would
+    carry a parameter past the largest number of its dtype (``lr=1e6`` on
+    float16 parameters), is refused by name, and then nothing changes,
+    neither ``params`` nor ``state``.
+
     Parameters
     ----------
     params, grads : dict of numpy.ndarray
@@ -70,20 +76,28 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
     >>> params["w"]  # the first step moves by lr in the direction of -sign(g)
     array([0.9, 2. ])
     """
-    lr = _checks.real("lr", lr, positive=True)
-    beta1 = _checks.real("beta1", beta1, at_least=0, below=1)
-    beta2 = _checks.real("beta2", beta2, at_least=0, below=1)
-    eps = _checks.real("eps", eps, positive=True)
-    grads = _adam_arguments(params, grads, state)
-    state["t"] = t = state.get("t", 0) + 1
+    grads, lr, beta1, beta2, eps = _adam_arguments(params, grads, state, lr, beta1, beta2, eps)
+    t = state.get("t", 0) + 1
     correction = np.sqrt(1 - beta2**t)
     step_size, eps_hat = lr * correction / (1 - beta1**t), eps * correction
-    for name, g in grads.items():
-        m = state.setdefault("m_" + name, np.zeros(g.shape, dtype=_moment_dtype(params[name])))
-        v = state.setdefault("v_" + name, np.zeros(g.shape, dtype=_moment_dtype(params[name])))
-        m += (1 - beta1) * (g - m)  # m <- beta1 m + (1 - beta1) g
-        v += (1 - beta2) * (g * g - v)
-        params[name] -= step_size * m / (np.sqrt(v) + eps_hat)
+    new = {}  # every new value, computed before anything changes
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below, by name
+        for name, g in grads.items():
+            m, v = (state.get(moment + name, np.zeros(g.shape, _moment_dtype(params[name])))
+                    for moment in ("m_", "v_"))
+            m = (m + (1 - beta1) * (g - m)).astype(m.dtype, copy=False)  # beta1 m + (1 - beta1) g
+            v = (v + (1 - beta2) * (g * g - v)).astype(v.dtype, copy=False)
+            theta = params[name] - step_size * m / (np.sqrt(v) + eps_hat)
+            new[name] = m, v, theta.astype(params[name].dtype, copy=False)
+            _adam_finite(name, g, *new[name], lr)
+    state["t"] = t
+    for name, (m, v, theta) in new.items():
+        for key, x in (("m_" + name, m), ("v_" + name, v)):
+            if key in state:
+                state[key][...] = x
+            else:
+                state[key] = x
+        params[name][...] = theta
     return state
 
 
@@ -173,34 +187,26 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     >>> history["steps"], history["converged"]  # both stopped early, when the rule was met
     (array([750, 500]), array([ True,  True]))
     """
-    _stacked(model)  # a model dict, before _lengths reads it
-    steps = _checks.positive_int("steps", steps)
-    batch_size = _checks.positive_int("batch_size", batch_size)
-    lr = _checks.real("lr", lr, positive=True)
-    lo, hi = _lengths(lengths, model)
-    if not callable(task):
-        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
-    if check_every is not None:
-        check_every = _checks.positive_int("check_every", check_every)
-    rngs = _data_rngs(seed, model)
-    length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
+    steps, batch_size, lr, lengths, rngs, length_rng, check_every = _train_arguments(
+        model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every)
+    lo, hi = lengths
     # The trained parameters are views of one flat array, which Adam updates as
     # a whole: entry by entry, exactly as parameter by parameter, in one call.
     flat, trained_params = _one_array(model["params"])
     trained = dict(model, params=trained_params)
-    params = _stacked(trained)  # views: a single model is a stack of one
+    params = _model(trained)  # views: a single model is a stack of one
     M = len(rngs)
     history = {"loss": np.full((M, steps), np.nan), "accuracy": np.full((M, steps), np.nan),
                "length": np.empty(steps, dtype=np.int64)}
     if check_every is not None:
-        held_out = _held_out_set(task, lo, hi, HELD_OUT_ITEMS, HELD_OUT_SEED)
+        held_out = _held_out_set(task, lengths, HELD_OUT_ITEMS, HELD_OUT_SEED)
         history.update(steps=np.full(M, steps), held_out=np.full((M, hi - lo + 1), np.nan),
                        converged=np.zeros(M, dtype=bool))
     active = np.arange(M)  # the models still training
     state = {}
     for step in range(steps):
         n = int(length_rng.integers(lo, hi + 1))
-        batches = [task(batch_size, n, seed=rngs[m]) for m in active]  # one batch per model
+        batches = [_call_task(task, batch_size, n, rngs[m], lengths) for m in active]  # one per model
         tokens, labels = _task_batch(trained, batches, batch_size, n)
         if len(active) == M:
             loss, grads, logits = _loss_and_grads(trained, params, tokens, labels)
@@ -259,27 +265,16 @@ def held_out_accuracy(model, task=order_task, lengths=(4, 16), *, n_items=HELD_O
     >>> held_out_accuracy(init_model("none", seed=[0, 1]), lengths=(4, 6)).shape
     (2, 3)
     """
-    _stacked(model)
-    if not callable(task):
-        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
-    lo, hi = _lengths(lengths, model)
-    n_items = _checks.integer("n_items", n_items, minimum=1, maximum=10**6)
-    sets = _held_out_set(task, lo, hi, n_items, _checks.integer("seed", seed, minimum=0))
+    lengths, n_items, seed = _held_out_arguments(model, task, lengths, n_items, seed)
+    sets = _held_out_set(task, lengths, n_items, seed)
     acc = np.stack([np.atleast_1d(_accuracy(model, tokens, labels)) for tokens, labels in sets], axis=-1)
     return acc[0] if model.get("n_models") is None else acc
 
 
-def _held_out_set(task, lo, hi, n_items, seed):
+def _held_out_set(task, lengths, n_items, seed):
+    """``n_items`` sequences from ``task`` at each length, shortest first, from one generator."""
     rng = np.random.default_rng(seed)
-    sets = [task(n_items, n, seed=rng) for n in range(lo, hi + 1)]
-    for n, (tokens, labels) in zip(range(lo, hi + 1), sets):
-        if np.shape(tokens) != (n_items, n) or np.shape(labels) != (n_items,):
-            raise ValueError(
-                f"task(n_examples={n_items}, length={n}, seed=...) must return tokens of shape "
-                f"({n_items}, {n}) and labels of shape ({n_items},), got {np.shape(tokens)} "
-                f"and {np.shape(labels)}"
-            )
-    return sets
+    return [_call_task(task, n_items, n, rng, lengths) for n in range(lengths[0], lengths[1] + 1)]
 
 
 def _accuracy(model, tokens, labels):
@@ -382,14 +377,8 @@ def _data_rngs(seed, model):
 
 
 def _task_batch(model, batches, batch_size, n):
-    """The task's batches stacked, ``(M, batch_size, n)`` and ``(M, batch_size)``, with the checks of forward."""
-    for tokens, labels in batches:
-        if np.shape(tokens) != (batch_size, n) or np.shape(labels) != (batch_size,):
-            raise ValueError(
-                f"task(n_examples={batch_size}, length={n}, seed=...) must return tokens of shape "
-                f"({batch_size}, {n}) and labels of shape ({batch_size},), got {np.shape(tokens)} "
-                f"and {np.shape(labels)}"
-            )
+    """The task's batches (checked by :func:`_call_task`) stacked, ``(M, batch_size, n)`` and
+    ``(M, batch_size)``, with the checks of forward."""
     tokens = np.stack([np.asarray(t) for t, _ in batches])
     labels = np.stack([np.asarray(y) for _, y in batches])
     _tokens(model, tokens.reshape(-1, n))  # token ids in range, P long enough
@@ -397,10 +386,11 @@ def _task_batch(model, batches, batch_size, n):
 
 
 def _lengths(lengths, model):
-    try:
-        lo, hi = lengths
-    except (TypeError, ValueError):
-        raise TypeError(f"lengths must be a pair (shortest, longest), got {lengths!r}") from None
+    """``(shortest, longest)``: a tuple, list or array of two integers (not bytes, not a set)."""
+    pair = isinstance(lengths, (tuple, list)) or isinstance(lengths, np.ndarray) and lengths.ndim == 1
+    if not pair or len(lengths) != 2:
+        raise TypeError(f"lengths must be a pair (shortest, longest), got {_checks.show(lengths)}")
+    lo, hi = lengths
     lo = _checks.integer("lengths[0]", lo, minimum=1)
     hi = _checks.integer("lengths[1]", hi, minimum=lo)
     if "P" in model["params"] and hi > model["params"]["P"].shape[-2]:
@@ -416,8 +406,12 @@ def _moment_dtype(param):
     return np.result_type(param.dtype, np.float32)
 
 
-def _adam_arguments(params, grads, state):
+def _adam_arguments(params, grads, state, lr, beta1, beta2, eps):
     """Check everything :func:`adam_step` uses before it changes anything; the gradients as floats."""
+    lr = _checks.real("lr", lr, positive=True)
+    beta1 = _checks.real("beta1", beta1, at_least=0, below=1)
+    beta2 = _checks.real("beta2", beta2, at_least=0, below=1)
+    eps = _checks.real("eps", eps, positive=True)
     for name, value, what in (("params", params, "names to float arrays"),
                               ("grads", grads, "names to arrays"),
                               ("state", state, "Adam's moments (pass {} at the first step)")):
@@ -437,6 +431,9 @@ def _adam_arguments(params, grads, state):
                 f"params[{name!r}] must be a float numpy array (it is updated in place), "
                 f"got {_checks.show(p)}"
             )
+        if not p.flags.writeable:
+            raise ValueError(f"params[{name!r}] is read-only, and adam_step updates it in place: "
+                             f"pass a writable array (np.array(...) makes a copy)")
         g = _checks.real_array(f"grads[{name!r}]", g, finite=True)
         if g.shape != p.shape:
             raise ValueError(
@@ -453,7 +450,93 @@ def _adam_arguments(params, grads, state):
                     f"array of shape {p.shape}): pass the state of earlier steps of the same "
                     f"parameters, or {{}} to start again"
                 )
+            if held is not None and not held.flags.writeable:
+                raise ValueError(f"state[{moment + name!r}] is read-only, and adam_step updates it "
+                                 "in place: pass a writable array")
     t = state.get("t", 0)
     if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 0:
         raise ValueError(f"state['t'] must be the number of steps taken, an integer >= 0, got {_checks.show(t)}")
-    return checked
+    return checked, lr, beta1, beta2, eps
+
+
+def _adam_finite(name, g, m, v, theta, lr):
+    """Refuse a step whose moments or parameters overflow, by name, before anything changes."""
+    if not np.isfinite(v).all():
+        raise ValueError(
+            f"grads[{name!r}] holds entries up to {np.abs(g).max():.3g}, whose squares overflow "
+            f"Adam's second moment in {v.dtype} (largest {np.finfo(v.dtype).max:.3g}): a gradient "
+            "this large means the training has diverged; lower lr, or scale the loss down"
+        )
+    if not np.isfinite(theta).all():
+        raise ValueError(
+            f"lr = {lr:g} would carry params[{name!r}] past the largest {theta.dtype} "
+            f"({np.finfo(theta.dtype).max:.4g}): each step of Adam moves an entry by up to "
+            "about lr; lower lr, or keep the parameters in a wider dtype"
+        )
+
+
+def _train_arguments(model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every):
+    """The arguments of :func:`train`, checked, and the size of its work capped."""
+    _model(model)  # a model dict, before _lengths reads it
+    steps = _checks.positive_int("steps", steps)
+    batch_size = _checks.positive_int("batch_size", batch_size)
+    lr = _checks.real("lr", lr, positive=True)
+    lo, hi = _lengths(lengths, model)
+    _task(task)
+    if check_every is not None:
+        check_every = _checks.positive_int("check_every", check_every)
+    rngs = _data_rngs(seed, model)
+    length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
+    show, (formula, work) = _checks.show, _work(model, batch_size, hi)
+    parts, held = [f"a history of (2 * models + 1) * steps = (2 * {len(rngs)} + 1) * {show(steps)}"], 0
+    if check_every is not None:
+        held = HELD_OUT_ITEMS * (hi - lo + 1) * (lo + hi) // 2
+        parts.append(f"a held-out set of HELD_OUT_ITEMS * (lengths[0] + ... + lengths[1]) = "
+                     f"{HELD_OUT_ITEMS} * ({lo} + ... + {show(hi)}) tokens")
+    parts.append(f"the work of a step at the longest length, {formula}")
+    _checks.entries(f"steps = {show(steps)}, batch_size = {show(batch_size)} and lengths = ({lo}, "
+                    f"{show(hi)}): " + ", ".join(parts), (2 * len(rngs) + 1) * steps + held + work)
+    return steps, batch_size, lr, (lo, hi), rngs, length_rng, check_every
+
+
+def _held_out_arguments(model, task, lengths, n_items, seed):
+    """The arguments of :func:`held_out_accuracy`, checked, and the size of its set capped."""
+    _model(model)
+    _task(task)
+    lo, hi = _lengths(lengths, model)
+    n_items = _checks.integer("n_items", n_items, minimum=1, maximum=10**6)
+    formula, work = _work(model, 1, hi)  # forward() at the longest length
+    _checks.entries(
+        f"n_items = {n_items} and lengths = ({lo}, {_checks.show(hi)}): a held-out set of n_items * "
+        f"(lengths[0] + ... + lengths[1]) = {n_items} * ({lo} + ... + {_checks.show(hi)}) tokens, and "
+        f"forward()'s work at the longest length, {formula}", n_items * (hi - lo + 1) * (lo + hi) // 2 + work)
+    return (lo, hi), n_items, _checks.integer("seed", seed, minimum=0)
+
+
+def _task(task):
+    if not callable(task):
+        raise TypeError(f"task must be a function task(n_examples, length, seed=rng), got {_checks.show(task)}")
+
+
+def _call_task(task, n_examples, n, rng, lengths):
+    """``task(n_examples, n, seed=rng)``, which must return ``(tokens, labels)`` of the right shapes.
+
+    A refusal of the task itself is passed on with the length it refused,
+    named as an entry of ``lengths``.
+    """
+    try:
+        result = task(n_examples, n, seed=rng)
+    except (TypeError, ValueError) as error:
+        which = {lengths[1]: "lengths[1]", lengths[0]: "lengths[0]"}.get(n, f"within lengths = {lengths}")
+        raise type(error)(f"the task refused length {n} ({which}): task(n_examples={n_examples}, "
+                          f"length={n}, seed=...) says: {error}") from error
+    call = f"task(n_examples={n_examples}, length={n}, seed=...)"
+    if not (isinstance(result, (tuple, list)) and len(result) == 2):
+        raise TypeError(f"{call} must return a pair (tokens, labels), got {_checks.show(result)}")
+    tokens, labels = result
+    if np.shape(tokens) != (n_examples, n) or np.shape(labels) != (n_examples,):
+        raise ValueError(
+            f"{call} must return tokens of shape ({n_examples}, {n}) and labels of shape "
+            f"({n_examples},), got {np.shape(tokens)} and {np.shape(labels)}"
+        )
+    return tokens, labels

@@ -18,7 +18,9 @@ import numpy as np
 
 from posenc import _checks
 from posenc.backward import _loss_and_grads
-from posenc.model import _CHUNK_ENTRIES, _finite, _forward, _stacked, _tokens, _unstacked
+from posenc.engine import CHUNK_ENTRIES as _CHUNK_ENTRIES
+from posenc.engine import forward as _forward
+from posenc.model import _finite, _model as _stacked, _tokens, _unstacked
 from posenc.tasks import order_task
 from posenc.training import _data_rngs, _lengths, _one_array, _task_batch, adam_step
 

@@ -82,6 +82,7 @@ WORKING_CALLS = {
     model.unstack: dict(model=model.init_model("rope", seed=[0, 1])),
     model.init_model: dict(scheme="rope"),
     model.forward: dict(model=MODEL, tokens=[[0, 1, 2]]),
+    model.forward_by_definition: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.attention_weights: dict(model=MODEL, tokens=[[0, 1, 2]]),
     model.accuracy: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
     backward.loss_and_grads: dict(model=MODEL, tokens=[[0, 1, 2]], labels=[1]),
@@ -90,6 +91,12 @@ WORKING_CALLS = {
     training.held_out_accuracy: dict(model=MODEL, task=tasks.order_task, lengths=(4, 6), n_items=4),
     posenc.rope_frequencies: dict(head_dim=8, scaling={"rope_type": "linear", "factor": 2.0}),
     posenc.transformers_reference: dict(),
+    posenc.llama_permutation: dict(head_dim=4, n_heads=2),
+    posenc.opt_position_ids: dict(attention_mask=[[0, 1, 1]], cache_length=1),
+    posenc.llama4_attention_scale: dict(positions=[0, 5], floor_scale=4, attn_scale=0.1),
+    posenc.chunked_causal_mask: dict(n=4, chunk_size=2, left_padding=1),
+    posenc.deberta_log_buckets: dict(relative_positions=[0, -200], bucket_size=8, max_position=32),
+    posenc.mpt_alibi_slopes: dict(n_heads=6, alibi_bias_max=8),
     posenc.float_format: dict(fmt="bfloat16"),
     posenc.round_to: dict(x=[1.0, 257.0], fmt="bfloat16"),
     posenc.float_bits: dict(x=257.0, fmt="bfloat16"),
@@ -125,7 +132,6 @@ WORKING_CALLS = {
     posenc.document_ids: dict(position_ids=[0, 1, 0]),
     posenc.packed_mask: dict(lengths=[2, 3]),
     posenc.sliding_window_mask: dict(n=4, window=2),
-    posenc.chunked_mask: dict(n=4, chunk=2),
     posenc.rerotate: dict(keys=np.ones((2, 4)), old_positions=[0, 1], new_positions=[2, 3]),
     posenc.seen_offsets: dict(policy="sinks", n=5, window=3, sinks=1),
     posenc.logits_per_position: dict(model=CAUSAL, tokens=[[0, 1, 2]], rows=[-1]),
@@ -136,12 +142,14 @@ WORKING_CALLS = {
 # the model's functions again, on a stack of models and on a float16 model
 MORE_CALLS = [
     (model.forward, dict(model=STACK, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.attention_weights, dict(model=STACK, tokens=[[[0, 1, 2]], [[2, 1, 0]]])),
     (model.accuracy, dict(model=STACK, tokens=[[0, 1, 2]], labels=[1])),
     (backward.loss_and_grads, dict(model=STACK, tokens=[[0, 1, 2]], labels=[[1], [0]])),
     (training.train, dict(model=STACK, steps=2, batch_size=2, seed=[3, 4])),
     (model.unstack, dict(model=STACK)),
     (model.forward, dict(model=HALF, tokens=[[0, 1, 2]])),
+    (model.forward_by_definition, dict(model=HALF, tokens=[[0, 1, 2]])),
     (backward.loss_and_grads, dict(model=HALF, tokens=[[0, 1, 2]], labels=[1])),
     (training.train, dict(model=HALF, steps=2, batch_size=2)),
 ]
@@ -269,6 +277,20 @@ def test_every_public_function_has_a_working_call():
 CAP = _checks.MAX_ENTRIES
 SIDE = math.isqrt(CAP) + 1 + (math.isqrt(CAP) + 1) % 2  # even, and SIDE**2 > CAP
 
+NONE = model.init_model("none")
+
+
+def _first_above(count):
+    """The smallest n whose count(n) exceeds CAP (count grows with n)."""
+    low, high = 1, 2
+    while count(high) <= CAP:
+        low, high = high, 2 * high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if count(mid) <= CAP else (low, mid)
+    return high
+
+
 # (function, its call with a size n, an n whose call builds just over CAP
 # numbers: its result alone, or for the grid tasks the pairs of cells they
 # draw from). A new function that allocates gets a row here.
@@ -301,18 +323,25 @@ ABOVE_THE_CAP = [
     (posenc.mrope_position_ids, lambda n: dict(segments=[("text", n)]), CAP // 3 + 1),
     (posenc.rope_angles, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
     (posenc.rope_cos_sin, lambda n: dict(positions=[0.0], head_dim=n), 2 * CAP + 2),
-    (posenc.padding_mask, lambda n: dict(attention_mask=np.ones(n, dtype=np.int8)), SIDE),
-    (posenc.packed_position_ids, lambda n: dict(lengths=[n]), CAP // 3 + 1),
-    (posenc.packed_mask, lambda n: dict(lengths=[n]), SIDE),
-    (posenc.sliding_window_mask, lambda n: dict(n=n, window=2), SIDE),
-    (posenc.chunked_mask, lambda n: dict(n=n, chunk=2), SIDE),
-    (posenc.seen_offsets, lambda n: dict(policy="full", n=n), SIDE),
-    (posenc.logits_per_position, lambda n: dict(model=CAUSAL, tokens=np.zeros((1, n), np.int8)), SIDE),
-    (posenc.decode, lambda n: dict(model=CAUSAL, tokens=np.zeros(n, np.int8)), SIDE),
+    (posenc.llama_permutation, lambda n: dict(head_dim=2, n_heads=n), CAP // 4 + 1),
+    (posenc.chunked_causal_mask, lambda n: dict(n=n, chunk_size=2), SIDE),
+    # the tiny model (8 tokens, d_model 16, 4 heads): its parameters drawn in float64 and
+    # converted; the engine's table and, per sequence, scores, weights, q, k, v, a gradient
+    # and one-hot tokens; a training history, a held-out set
+    (model.init_model, lambda n: dict(scheme="none", n_classes=n), (CAP - 1792) // 34 + 1),
+    *[(f, lambda n, extra=extra: dict(model=NONE, tokens=np.zeros((1, n), dtype=np.int8), **extra),
+       _first_above(lambda n: n * (840 + 8 * n)))
+      for f, extra in [(model.forward, {}), (model.attention_weights, {}), (model.forward_by_definition, {}),
+                       (model.accuracy, {"labels": [0]}), (backward.loss_and_grads, {"labels": [0]})]],
+    (training.train, lambda n: dict(model=NONE, steps=n), (CAP - 114688) // 3 + 1),
+    (training.held_out_accuracy, lambda n: dict(model=NONE, lengths=(2, n), n_items=1000),
+     _first_above(lambda n: 500 * (n - 1) * (n + 2) + n * (840 + 8 * n))),
 ]
 # the rows whose size is the shape of an array, which cannot be 10**400
-SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, posenc.padding_mask, posenc.packed_position_ids,
-                     posenc.packed_mask, posenc.logits_per_position, posenc.decode}
+SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, model.forward, model.attention_weights,
+                     model.forward_by_definition, model.accuracy, backward.loss_and_grads,
+                     posenc.padding_mask, posenc.packed_position_ids, posenc.packed_mask,
+                     posenc.logits_per_position, posenc.decode}
 
 CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
 
@@ -383,8 +412,8 @@ def test_every_function_that_takes_a_size_has_a_row_above_the_cap():
     sizes = {"n", "length", "d_model", "vocab_size", "n_rows", "n_examples", "n_pairs", "height",
              "q_len", "head_dim", "new_grid", "segments"}
     rows = {f for f, _, _ in ABOVE_THE_CAP}
-    owned_elsewhere = {model.init_model, training.train, training.held_out_accuracy,
-                       posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes}
+    owned_elsewhere = {posenc.explain_entry, posenc.rope_frequencies, posenc.alibi_slopes,
+                       posenc.mpt_alibi_slopes}
     missing = sorted(f.__name__ for f in WORKING_CALLS
                      if sizes & set(inspect.signature(f).parameters) and f not in rows | owned_elsewhere)
     assert not missing, f"add these to ABOVE_THE_CAP: {missing}"

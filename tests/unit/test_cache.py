@@ -219,17 +219,16 @@ def test_the_sliding_window_mask_is_transformers(case):
 
 @pytest.mark.parametrize("case", REFERENCE["chunked_masks"],
                          ids=lambda c: f"{c['n']}-{c['chunk']}-{c['left_padding']}")
-def test_the_chunked_mask_is_transformers(case):
-    mask = cache.chunked_mask(case["n"], case["chunk"], left_padding=case["left_padding"])
+def test_the_chunked_mask_chapter_10_uses_is_transformers(case):
+    mask = posenc.chunked_causal_mask(case["n"], case["chunk"], left_padding=case["left_padding"])
     assert mask.astype(int).tolist() == case["mask"]
 
 
-@pytest.mark.parametrize("f, name", [(cache.sliding_window_mask, "window"), (cache.chunked_mask, "chunk")])
-def test_a_window_or_chunk_below_1_is_refused(f, name):
-    with pytest.raises(ValueError, match=f"^{name} must be an integer >= 1, got 0"):
-        f(5, 0)
+def test_a_window_below_1_is_refused():
+    with pytest.raises(ValueError, match="^window must be an integer >= 1, got 0"):
+        cache.sliding_window_mask(5, 0)
     with pytest.raises(ValueError, match="^n must be an integer >= 1"):
-        f(0, 2)
+        cache.sliding_window_mask(0, 2)
 
 
 # --- what each query sees -------------------------------------------------------------
@@ -246,7 +245,7 @@ def test_a_window_sees_what_the_sliding_window_mask_allows(n, window):
 
 def test_chunks_see_their_own_chunk_only():
     offsets = cache.seen_offsets("chunks", 11, chunk=4)
-    assert ((offsets >= 0) == cache.chunked_mask(11, 4)).all()
+    assert ((offsets >= 0) == posenc.chunked_causal_mask(11, 4)).all()
     i, j = np.nonzero(offsets >= 0)
     assert (offsets[i, j] == i - j).all()
 

@@ -1,8 +1,10 @@
 """Tests of posenc.model: the tiny model's forward pass, gradients, stacks and RoPE settings.
 
-The forward pass is compared with a slow reference written head by head with
-posenc.attention; the backward pass with central finite differences, for every
-entry of every parameter of every position scheme.
+The fast engine is proven equal to the model's definition
+(posenc.model.forward_by_definition, written head by head with
+posenc.attention), and each scheme's parts equal to the functions of the
+papers; the backward pass is compared with central finite differences, for
+every entry of every parameter of every position scheme.
 """
 
 from __future__ import annotations
@@ -17,16 +19,28 @@ from posenc import (
     attention,
     backward,
     causal_mask,
+    engine,
     grid_positions,
     model,
+    relative_positions,
     rope,
     rope_2d,
     sinusoidal,
     sinusoidal_2d,
+    t5_bucket,
 )
 from posenc import frequencies as posenc_frequencies
 from posenc.backward import loss_and_grads
-from posenc.model import SCHEMES, accuracy, attention_weights, forward, init_model, unstack
+from posenc.model import (
+    READOUTS,
+    SCHEMES,
+    accuracy,
+    attention_weights,
+    forward,
+    forward_by_definition,
+    init_model,
+    unstack,
+)
 from posenc.tasks import lookback_task, lookback_test_set, order_task, order_test_set
 from posenc.training import train
 
@@ -40,39 +54,6 @@ def grid(scheme, n):
         return {}
     height = max(h for h in range(1, int(n**0.5) + 1) if n % h == 0)
     return {"grid": (height, n // height)}
-
-
-def reference_logits(model, tokens):
-    """The model written out head by head with posenc.attention: slow but independent."""
-    p, scheme, H = model["params"], model["scheme"], model["n_heads"]
-    tokens = np.asarray(tokens)
-    n, d = tokens.shape[1], p["E"].shape[1]
-    d_h = d // H
-    x = p["E"][tokens]
-    if scheme == "sinusoidal":
-        x = x + sinusoidal(n, d)
-    if scheme == "sinusoidal_2d":
-        x = x + sinusoidal_2d(*model["grid"], d)
-    if scheme == "learned":
-        x = x + p["P"][np.arange(n)]
-    mask = causal_mask(n) if model["causal"] else None
-    heads = []
-    for h in range(H):
-        cols = slice(h * d_h, (h + 1) * d_h)
-        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]
-        bias = None
-        if scheme == "rope":
-            q, k = rope(q), rope(k)
-        if scheme == "rope_2d":
-            where = grid_positions(*model["grid"])
-            q, k = rope_2d(q, where, base=100.0), rope_2d(k, where, base=100.0)
-        if scheme == "alibi":
-            bias = alibi_bias(H, n, causal=model["causal"])[h]
-        out, _ = attention(q, k, v, mask=mask, bias=bias)
-        heads.append(out)
-    outputs = np.concatenate(heads, axis=-1)  # (n, d)
-    pooled = outputs.mean(axis=1) if model["readout"] == "mean" else outputs[:, -1]
-    return pooled @ p["W_out"] + p["b_out"]
 
 
 def swap_markers(tokens):
@@ -128,14 +109,103 @@ def rope_reference_logits(model, tokens, inv_freq, factor):
     return pooled @ p["W_out"] + p["b_out"]
 
 
-@pytest.mark.parametrize("readout", ["mean", "last"])
+# --- the fast engine computes the model's definition ---------------------------------
+
+#: How far the engine may be from the definition (computed in float64): in
+#: float64, rounding (1e-15 measured); in float32, about a hundred roundings
+#: of 6e-8 each on logits of size 1 (7e-7 measured over 20 seeds of every case).
+ENGINE_TOLERANCE = {np.float64: 1e-12, np.float32: 1e-5}
+
+
+def engine_logits(model, tokens):
+    """The logits of both paths of the engine: forward()'s and the training's forward pass."""
+    with np.errstate(all="ignore"):
+        training, _ = engine.forward(model, model_params(model), np.asarray(tokens))
+    return forward(model, tokens), training if model["n_models"] else training[0]
+
+
+def model_params(model):
+    return model["params"] if model["n_models"] else {k: x[None] for k, x in model["params"].items()}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("readout", READOUTS)
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_forward_matches_reference(scheme, causal, readout):
-    model = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout,
-                       position_std=0.5, seed=1, **grid(scheme, 12))
-    tokens, _ = order_task(6, 12, seed=2)
-    np.testing.assert_allclose(forward(model, tokens), reference_logits(model, tokens), atol=1e-12)
+def test_the_engine_computes_the_definition(scheme, causal, readout, dtype):
+    stack = init_model(scheme, d_model=8, n_heads=2, causal=causal, readout=readout, position_std=0.5,
+                       seed=[1, 2], dtype=dtype, **grid(scheme, 12))
+    tokens = order_task(6, 12, seed=2)[0]
+    own = np.stack([tokens, order_task(6, 12, seed=3)[0]])  # one batch per model
+    cases = [(stack, tokens), (stack, own), (unstack(stack)[1], tokens)]
+    if scheme == "rope":  # settings changed on a trained model
+        cases.append((dict(stack, inv_freq=np.array([0.7, 0.05]), attention_factor=1.3), tokens))
+    for model, x in cases:
+        definition = forward_by_definition(model, x)
+        assert definition.dtype == np.float64
+        assert definition.shape == ((2,) if model["n_models"] else ()) + (6, 2)
+        for logits in engine_logits(model, x):
+            assert logits.dtype == dtype
+            np.testing.assert_allclose(logits, definition, rtol=0, atol=ENGINE_TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_engine_computes_the_definition_at_the_default_sizes(scheme):
+    model = init_model(scheme, causal=True, position_std=0.5, seed=[0, 1, 2], dtype=np.float32,
+                       **grid(scheme, 16))
+    tokens = order_task(40, 16, seed=1)[0]
+    for logits in engine_logits(model, tokens):
+        np.testing.assert_allclose(logits, forward_by_definition(model, tokens), rtol=0,
+                                   atol=ENGINE_TOLERANCE[np.float32])
+
+
+def test_the_definition_can_fail_the_proof():
+    # the proof test would see an engine that left out a part of a scheme
+    model = init_model("t5", seed=0, position_std=0.5)
+    tokens = order_task(6, 12, seed=2)[0]
+    without = dict(model, params=dict(model["params"], R=np.zeros_like(model["params"]["R"])))
+    assert np.abs(forward_by_definition(model, tokens) - forward(without, tokens)).max() > 1e-3
+
+
+# --- each scheme's parts are the functions of its paper --------------------------------
+
+
+def test_the_parts_of_each_scheme_are_the_functions_of_the_papers():
+    n, x = 12, np.random.default_rng(0).normal(size=(3, 12, 4))  # queries of one head
+    model = {name: init_model(name, d_model=8, n_heads=2, seed=0, **grid(name, n)) for name in SCHEMES}
+    part = {name: SCHEMES[name] for name in SCHEMES}
+    np.testing.assert_array_equal(part["sinusoidal"].added(model["sinusoidal"], n, np.float64),
+                                  sinusoidal(n, 8))
+    np.testing.assert_array_equal(part["sinusoidal_2d"].added(model["sinusoidal_2d"], n, np.float64),
+                                  sinusoidal_2d(3, 4, 8))
+    assert part["learned"].table and not any(part[s].table for s in SCHEMES if s != "learned")
+    np.testing.assert_array_equal(part["rope"].turned(model["rope"], x), rope(x))
+    np.testing.assert_array_equal(part["rope_2d"].turned(model["rope_2d"], x),
+                                  rope_2d(x, grid_positions(3, 4), base=100.0))
+    np.testing.assert_array_equal(part["alibi"].bias(model["alibi"], n, np.float64),
+                                  alibi_bias(2, n, causal=False))
+    for causal in (False, True):  # T5's encoder buckets both directions, its decoder the past only
+        t5 = dict(model["t5"], causal=causal)
+        np.testing.assert_array_equal(part["t5"].bias_index(t5, n), t5_bucket(
+            relative_positions(n, n), bidirectional=not causal, num_buckets=32, max_distance=128))
+    assert model["t5"]["params"]["R"].shape == (2, 32)  # one number per bucket and head
+    for name in ("none", "sinusoidal", "learned", "rope", "alibi", "sinusoidal_2d", "rope_2d"):
+        assert part[name].bias_table == 0 and "R" not in model[name]["params"]
+
+
+def test_the_definition_written_out_for_the_learned_table_and_t5():
+    # the definition's shapes and signs, by hand: position i of the learned
+    # table adds P[i]; T5's score of query i and key j adds R[h, bucket(j - i)]
+    for scheme in ("learned", "t5"):
+        model = init_model(scheme, d_model=8, n_heads=2, position_std=0.5, seed=4)
+        p, tokens, n = model["params"], order_task(3, 10, seed=5)[0], 10
+        x = p["E"][tokens] + (p["P"][:n] if scheme == "learned" else 0)
+        bias = (p["R"][:, t5_bucket(relative_positions(n, n))] if scheme == "t5"
+                else np.zeros((2, n, n)))
+        heads = [attention(x @ p["W_q"][:, c], x @ p["W_k"][:, c], x @ p["W_v"][:, c],
+                           bias=bias[h])[0] for h, c in enumerate((slice(0, 4), slice(4, 8)))]
+        expected = np.concatenate(heads, axis=-1).mean(axis=1) @ p["W_out"] + p["b_out"]
+        np.testing.assert_allclose(forward_by_definition(model, tokens), expected, rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -564,7 +634,7 @@ def test_the_grid_is_stored_checked_and_can_be_changed_on_a_trained_model():
     tokens = order_task(2, 12, seed=2)[0]
     wider = dict(model, grid=(2, 6))  # the same tokens read as another grid: other positions
     assert not np.allclose(forward(model, tokens), forward(wider, tokens))
-    np.testing.assert_allclose(forward(wider, tokens), reference_logits(wider, tokens), atol=1e-12)
+    np.testing.assert_allclose(forward(wider, tokens), forward_by_definition(wider, tokens), atol=1e-12)
     bigger = dict(model, grid=(6, 6))
     assert forward(bigger, order_task(2, 36, seed=2)[0]).shape == (2, 2)
 
@@ -595,7 +665,7 @@ def test_forward_is_exact_where_rows_of_scores_lie_far_below_the_rest(scheme, re
     model["params"]["E"] *= 60
     tokens = np.random.default_rng(6).integers(0, 8, size=(40, 12))
     logits = forward(model, tokens)
-    np.testing.assert_allclose(logits, reference_logits(model, tokens), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(logits, forward_by_definition(model, tokens), rtol=1e-9, atol=1e-12)
     scores = attention_weights(dict(model, readout="mean"), tokens)
     assert np.any(scores < 1e-300), "the scores should span far more than exp's range"
 
@@ -638,4 +708,185 @@ def test_a_sequence_whose_scores_underflow_gets_the_same_logits_in_any_batch(dty
     np.testing.assert_allclose(forward(model, np.concatenate([calm, spread]))[100:], alone, **tight)
     scores = attention_weights(model, spread)
     assert np.any(scores < np.finfo(dtype).tiny), "the scores should span more than exp's range"
-    np.testing.assert_allclose(alone, reference_logits(model, spread).astype(dtype), rtol=1e-4)
+    np.testing.assert_allclose(alone, forward_by_definition(model, spread).astype(dtype), rtol=1e-4)
+
+
+# --- T5's bucketed bias trains as a scheme (issue 41) ------------------------------------
+
+
+def test_t5_has_one_trained_number_per_bucket_and_head_drawn_last():
+    model = init_model("t5", d_model=16, n_heads=4, seed=3)
+    R = model["params"]["R"]
+    assert R.shape == (4, 32) and list(model["params"]) == ["E", "R", "W_q", "W_k", "W_v", "W_out", "b_out"]
+    # N(0, 1 / d_model), as Transformers initialises T5's relative_attention_bias
+    big = init_model("t5", d_model=64, n_heads=64, seed=0)["params"]["R"]
+    assert abs(big.std() - 64**-0.5) < 0.01 and abs(big.mean()) < 0.01
+    none = init_model("none", d_model=16, n_heads=4, seed=3)
+    for name, x in none["params"].items():
+        np.testing.assert_array_equal(model["params"][name], x)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_t5_adds_its_bucket_s_number_to_every_score(causal):
+    # with all queries and keys zero, a head's weights are the softmax of its bias row
+    model = init_model("t5", d_model=8, n_heads=2, causal=causal, seed=1)
+    model["params"]["W_q"][:] = 0.0
+    A = attention_weights(model, order_task(2, 20, seed=0)[0])
+    buckets = t5_bucket(relative_positions(20, 20), bidirectional=not causal)
+    scores = model["params"]["R"][:, buckets]  # (H, n, n)
+    if causal:
+        scores = np.where(causal_mask(20), scores, -np.inf)
+    expected = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(A[0], expected / expected.sum(axis=-1, keepdims=True), atol=1e-14)
+
+
+@pytest.mark.parametrize("causal, part", [(False, "encoder"), (True, "decoder")])
+def test_t5_adds_exactly_the_bias_of_transformers_t5attention(causal, part):
+    # tests/fixtures/t5_bias_reference.json: T5Attention.compute_bias of
+    # Transformers 5.24.0, from a fixed weight of shape (buckets, heads)
+    import json
+    import pathlib
+
+    fixture = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "t5_bias_reference.json").read_text())
+    assert fixture["versions"]["transformers"] == "5.24.0"
+    n, rows = fixture["n"], fixture["rows"]
+    model = init_model("t5", d_model=16, n_heads=4, causal=causal, seed=0)
+    model["params"]["R"] = np.array(fixture["weight"]).T.copy()  # (heads, buckets)
+    bias = model["params"]["R"][:, SCHEMES["t5"].bias_index(model, n)]  # as the definition adds it
+    np.testing.assert_array_equal(bias[:, rows], np.array(fixture["bias"][part]))
+    # and the engine adds the same numbers to the scores: with q = 0, A = softmax(bias)
+    model["params"]["W_q"][:] = 0.0
+    A = attention_weights(dict(model, readout="mean"), np.zeros((1, n), dtype=int))[0][:, rows]
+    expected = np.where(causal_mask(n)[rows] | (not causal), np.array(fixture["bias"][part]), -np.inf)
+    expected = np.exp(expected - expected.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(A, expected / expected.sum(axis=-1, keepdims=True), rtol=1e-12, atol=1e-15)
+
+
+def test_t5_gradients_of_buckets_that_no_score_reads_are_zero():
+    # at length 6, distances up to 5 in each direction: buckets 0-5 and 17-21
+    model = init_model("t5", seed=2)
+    _, grads = loss_and_grads(model, *order_task(8, 6, seed=1))
+    read = sorted(set(t5_bucket(relative_positions(6, 6)).ravel().tolist()))
+    assert read == [0, 1, 2, 3, 4, 5, 17, 18, 19, 20, 21]
+    unread = np.setdiff1d(np.arange(32), read)
+    assert np.all(grads["R"][:, unread] == 0) and np.all(grads["R"][:, read] != 0)
+
+
+# --- issue 40: sizes capped before anything is allocated; model dicts checked ---------------
+
+
+def small_peak(call, error, words, most=50 * 2**20):
+    """``call`` refuses with ``error`` matching ``words``, and allocated less than ``most`` bytes first."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(error, match=words):
+            call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < most, f"{peak / 2**20:.0f} MiB allocated before the refusal"
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: init_model("none", n_classes=2**27), r"^the parameters, .*n_classes.* would need .* numbers"),
+    (lambda: init_model("rope", d_model=2**31, n_heads=1), r"^the parameters, .*d_model.* would need"),
+    (lambda: init_model("t5", vocab_size=2**27), r"^the parameters, .*vocab_size"),
+    (lambda: forward(init_model("none"), np.zeros((1, 40000), dtype=int)), r"^tokens of shape \(1, 40000\)"),
+    (lambda: attention_weights(init_model("none"), np.zeros((1, 40000), dtype=int)), r"^tokens of shape"),
+    (lambda: attention_weights(init_model("none"), np.zeros((100, 4000), dtype=np.int8)), r"^tokens of shape"),
+    (lambda: loss_and_grads(init_model("none"), np.zeros((100, 4000), dtype=np.int8), np.zeros(100, int)),
+     r"^tokens of shape \(100, 4000\), 100 sequence\(s\) at a time"),
+    (lambda: forward_by_definition(init_model("none"), np.zeros((1, 40000), dtype=int)), r"^tokens of shape"),
+    (lambda: accuracy(init_model("none"), np.zeros((1, 40000), dtype=int), [0]), r"^tokens of shape"),
+    (lambda: forward(init_model("none", vocab_size=10**5, d_model=8), np.zeros((1, 200), dtype=int)),
+     r"^tokens of shape \(1, 200\), 1 sequence\(s\) at a time: models \* n \* \(6 \* vocab_size"),
+])
+def test_work_beyond_the_cap_is_refused_before_anything_is_allocated(call, words):
+    small_peak(call, ValueError, words)
+
+
+def test_the_cap_counts_every_parameter_of_init_model():
+    # just below the cap it builds; the count is that of the parameters it returns
+    from posenc import _checks
+
+    model = init_model("t5", n_classes=3, seed=[0, 1])
+    count = sum(x.size for x in model["params"].values())
+    assert count == 2 * ((8 + 3 * 16 + 3) * 16 + 3 + 4 * 32)
+    with pytest.raises(ValueError, match="n_classes"):
+        init_model("none", n_classes=_checks.MAX_ENTRIES // 16, d_model=16)
+
+
+def test_init_model_refuses_dtype_none():
+    with pytest.raises(TypeError, match=r"^dtype must be np.float32 or np.float64, got None"):
+        init_model("none", dtype=None)
+
+
+def _with(model, **changes):
+    return dict(model, **changes)
+
+
+def _params_with(model, **changes):
+    return dict(model, params=dict(model["params"], **changes))
+
+
+HAND_EDITED = [
+    (lambda m: _with(m, readout="max"), ValueError, r"^model\['readout'\] must be one of 'mean', 'last'; got 'max'"),
+    (lambda m: _with(m, causal="no"), TypeError, r"^model\['causal'\] must be True or False, got 'no'"),
+    (lambda m: _with(m, n_heads=0), ValueError, r"^model\['n_heads'\] must be an integer >= 1, got 0"),
+    (lambda m: _with(m, n_heads=3), ValueError, r"^model\['n_heads'\] must divide d_model = 16, got 3"),
+    (lambda m: _with(m, n_heads=2.0), TypeError, r"^model\['n_heads'\] must be an integer"),
+    (lambda m: _with(m, params=[1]), TypeError, r"^model\['params'\] must be a dict of the model's arrays"),
+    (lambda m: _with(m, params={k: x for k, x in m["params"].items() if k != "E"}), ValueError,
+     r"^model\['params'\] of a 'learned' model must hold \['E', 'P', .*\]; it lacks \['E'\]"),
+    (lambda m: _params_with(m, R=np.zeros((4, 32))), ValueError, r"it has \['R'\] too"),
+    (lambda m: _with(m, n_models=2), ValueError,
+     r"^model\['params'\]\['E'\] has shape \(8, 16\) .* but model\['n_models'\] = 2 says a stack of 2"),
+    (lambda m: _with(m, n_models="2"), TypeError, r"^model\['n_models'\] must be an integer"),
+    (lambda m: _params_with(m, W_q=np.zeros((16, 8))), ValueError,
+     r"^model\['params'\]\['W_q'\] must have shape \(16, 16\), got \(16, 8\)"),
+    (lambda m: _params_with(m, P=np.zeros((64, 8))), ValueError,
+     r"^model\['params'\]\['P'\] must have shape \('rows', 16\), got \(64, 8\)"),
+    (lambda m: _params_with(m, b_out=np.zeros(3)), ValueError,
+     r"^model\['params'\]\['W_out'\] must have shape \(16, 3\), got \(16, 2\)"),
+    (lambda m: _with(m, scheme="rope"), ValueError, r"^model\['params'\] of a 'rope' model must hold"),
+]
+
+
+@pytest.mark.parametrize("edit, error, words", HAND_EDITED)
+def test_a_hand_edited_model_is_checked_in_one_place_with_named_errors(edit, error, words):
+    bad = edit(init_model("learned", seed=0))
+    tokens, labels = order_task(3, 6, seed=0)
+    calls = [lambda: forward(bad, tokens), lambda: attention_weights(bad, tokens),
+             lambda: accuracy(bad, tokens, labels), lambda: loss_and_grads(bad, tokens, labels),
+             lambda: forward_by_definition(bad, tokens), lambda: unstack(bad),
+             lambda: train(bad, steps=2), lambda: held_out(bad)]
+    for call in calls:
+        with pytest.raises(error, match=words):
+            call()
+
+
+def held_out(model):
+    from posenc.training import held_out_accuracy
+
+    return held_out_accuracy(model, lengths=(4, 6), n_items=5)
+
+
+def test_unstack_refuses_a_single_model_that_claims_to_be_a_stack():
+    single = init_model("none", seed=0)
+    with pytest.raises(ValueError, match=r"model\['n_models'\] = 2 says a stack of 2 models"):
+        unstack(dict(single, n_models=2))
+    stack = init_model("none", seed=[0, 1, 2])
+    with pytest.raises(ValueError, match=r"model\['n_models'\] = None says a single model"):
+        unstack(dict(stack, n_models=None))
+    with pytest.raises(ValueError, match=r"model\['params'\]\['W_q'\] must have shape \(3, 16, 16\)"):
+        unstack(dict(stack, params=dict(stack["params"], W_q=stack["params"]["W_q"][:2])))
+
+
+def test_the_docstring_of_the_schemes_names_every_scheme():
+    # issue 41 found "five schemes" where there were seven: the docs list them by name
+    import posenc.schemes
+
+    missing = [name for name in SCHEMES if f'``"{name}"``' not in posenc.schemes.__doc__]
+    assert not missing, f"describe these schemes in posenc/schemes.py: {missing}"

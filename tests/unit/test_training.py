@@ -374,3 +374,169 @@ def test_held_out_accuracy_is_the_accuracy_on_its_own_set_at_every_length():
 def test_held_out_bad_input(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# --- T5's bucketed bias trains as a scheme (issue 41) ------------------------------------
+
+
+def test_lookback_is_learned_by_t5_read_at_the_last_position():
+    model = init_model("t5", causal=True, readout="last", seed=0)
+    trained, _ = train(model, steps=150, lengths=(4, 16), task=lookback_task, seed=0)
+    assert accuracy(trained, *lookback_task(400, 12, seed=5)) > 0.9
+    assert not np.array_equal(trained["params"]["R"], model["params"]["R"])
+
+
+def test_t5_buckets_that_training_never_reaches_keep_their_initial_values():
+    # lengths 3 to 6: distances up to 5, buckets 0-5 and 17-21 of 32
+    model = init_model("t5", seed=1)
+    trained, _ = train(model, steps=30, lengths=(3, 6), seed=1)
+    R, R0 = trained["params"]["R"], model["params"]["R"]
+    reached = [0, 1, 2, 3, 4, 5, 17, 18, 19, 20, 21]
+    never = np.setdiff1d(np.arange(32), reached)
+    np.testing.assert_array_equal(R[:, never], R0[:, never])
+    assert np.all(R[:, reached] != R0[:, reached])
+
+
+# --- issue 40: Adam overflows nothing silently; train and held_out_accuracy check first -----
+
+
+@pytest.mark.parametrize("params, grads, lr, words", [
+    ({"w": np.ones(3, dtype=np.float32)}, {"w": np.array([3e19, 0.0, 1.0], dtype=np.float32)}, 0.01,
+     r"^grads\['w'\] holds entries up to 3e\+19, whose squares overflow Adam's second moment in float32"),
+    ({"w": np.ones(3, dtype=np.float16)}, {"w": np.ones(3, dtype=np.float16)}, 1e6,
+     r"^lr = 1e\+06 would carry params\['w'\] past the largest float16 \(6.55e\+04\)"),
+    ({"w": np.full(2, -1.7e308)}, {"w": np.ones(2)}, 1e308,
+     r"^lr = 1e\+308 would carry params\['w'\] past the largest float64"),
+])
+def test_adam_refuses_a_step_that_overflows_and_changes_nothing(params, grads, lr, words):
+    state = {}
+    adam_step(params, {"w": np.zeros_like(grads["w"])}, state, lr=1e-3)  # moments of a first step
+    before = {k: np.copy(v) for k, v in state.items()}, np.copy(params["w"])
+    with warnings_as_errors():
+        with pytest.raises(ValueError, match=words):
+            adam_step(params, grads, state, lr=lr)
+    assert state.keys() == before[0].keys() and state["t"] == 1
+    for k, v in before[0].items():
+        np.testing.assert_array_equal(state[k], v)
+    np.testing.assert_array_equal(params["w"], before[1])
+
+
+def warnings_as_errors():
+    import warnings
+
+    context = warnings.catch_warnings()
+    context.__enter__()
+    warnings.simplefilter("error")
+
+    class Exit:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            context.__exit__(*exc)
+
+    return Exit()
+
+
+def test_adam_keeps_updating_its_moments_in_place():
+    # train() and callers holding state["m_w"] see the same arrays move
+    params, state = {"w": np.ones(2)}, {}
+    adam_step(params, {"w": np.ones(2)}, state)
+    m = state["m_w"]
+    adam_step(params, {"w": np.ones(2)}, state)
+    assert state["m_w"] is m and m[0] == pytest.approx(0.1 + 0.9 * 0.1 - 0.1 * 0.1 + 0.1 * 0.1)
+
+
+@pytest.mark.parametrize("read_only", ["param", "moment"])
+def test_adam_refuses_a_read_only_array_before_it_changes_anything(read_only):
+    params, state = {"w": np.ones(2), "u": np.ones(2)}, {}
+    adam_step(params, {"w": np.ones(2), "u": np.ones(2)}, state)
+    (params["w"] if read_only == "param" else state["v_w"]).setflags(write=False)
+    before = {k: np.copy(v) for k, v in state.items()}, {k: np.copy(v) for k, v in params.items()}
+    words = r"^params\['w'\] is read-only" if read_only == "param" else r"^state\['v_w'\] is read-only"
+    with pytest.raises(ValueError, match=words):
+        adam_step(params, {"u": np.ones(2), "w": np.ones(2)}, state)
+    for k, v in before[0].items():
+        np.testing.assert_array_equal(state[k], v)
+    for k, v in before[1].items():
+        np.testing.assert_array_equal(params[k], v)
+
+
+def test_adam_on_finite_numbers_gives_finite_numbers_or_a_named_refusal():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+
+    @given(dtype=st.sampled_from([np.float16, np.float32, np.float64]), data=st.data(),
+           lr=st.floats(1e-6, 1e30), steps=st.integers(1, 3))
+    @settings(max_examples=200, deadline=None)
+    def check(dtype, data, lr, steps):
+        finite = st.floats(allow_nan=False, allow_infinity=False, width=np.finfo(dtype).bits)
+        p = data.draw(hnp.arrays(dtype, 4, elements=finite))
+        params, state = {"w": p.copy()}, {}
+        for _ in range(steps):
+            g = data.draw(hnp.arrays(dtype, 4, elements=finite))
+            before = params["w"].copy(), {k: np.copy(v) for k, v in state.items()}
+            try:
+                with warnings_as_errors():
+                    adam_step(params, {"w": g}, state, lr=lr)
+            except ValueError as error:
+                assert str(error).startswith(("grads['w']", "lr = "))
+                np.testing.assert_array_equal(params["w"], before[0])
+                assert all(np.array_equal(state[k], v) for k, v in before[1].items())
+                return
+            assert np.isfinite(params["w"]).all() and params["w"].dtype == dtype
+            assert all(np.isfinite(v).all() for k, v in state.items() if k != "t")
+
+    check()
+
+
+def test_train_and_held_out_refuse_work_beyond_the_cap_before_allocating():
+    from test_model import small_peak
+
+    small_peak(lambda: train(init_model("none"), steps=10**9), ValueError,
+               r"^steps = 1000000000, batch_size = 32 and lengths = \(4, 16\): a history of \(2 \* models "
+               r"\+ 1\) \* steps = \(2 \* 1 \+ 1\) \* 1000000000, the work of a step")
+    small_peak(lambda: train(init_model("none", seed=[0, 1]), steps=10**8, seed=[0, 1]), ValueError,
+               r"^steps = 100000000, .* \(2 \* 2 \+ 1\) \* 100000000")
+    small_peak(lambda: held_out_accuracy(init_model("none"), lengths=(2, 3000), n_items=1000),
+               ValueError, r"^n_items = 1000 and lengths = \(2, 3000\): a held-out set of n_items \* "
+               r"\(lengths\[0\] \+ \.\.\. \+ lengths\[1\]\) = 1000 \* \(2 \+ \.\.\. \+ 3000\) tokens")
+    small_peak(lambda: held_out_accuracy(init_model("none"), lengths=(10**5, 10**5), n_items=1),
+               ValueError, r"^n_items = 1 and lengths = \(100000, 100000\): .* forward\(\)'s work")
+    small_peak(lambda: train(init_model("none"), lengths=(4, 10**6)), ValueError,
+               r"^steps = 1500, batch_size = 32 and lengths = \(4, 1000000\)")
+    small_peak(lambda: train(init_model("none"), batch_size=10**7), ValueError,
+               r"^steps = 1500, batch_size = 10000000 and lengths = \(4, 16\)")
+    small_peak(lambda: train(init_model("none"), lengths=(10**4, 10**5), check_every=10), ValueError,
+               r"^steps = 1500, .* a held-out set of HELD_OUT_ITEMS \* ")
+
+
+@pytest.mark.parametrize("returned, words", [
+    (None, r"^task\(n_examples=32, length=\d+, seed=\.\.\.\) must return a pair \(tokens, labels\), got None"),
+    ((np.zeros((32, 4), int),), r"must return a pair \(tokens, labels\), got \(array"),
+    ("ab", r"must return a pair \(tokens, labels\), got 'ab'"),
+])
+def test_train_names_task_when_it_does_not_return_a_pair(returned, words):
+    with pytest.raises(TypeError, match=words):
+        train(init_model("none"), steps=2, task=lambda n_examples, length, seed: returned)
+    with pytest.raises(TypeError, match=words.replace("32", "4")):
+        held_out_accuracy(init_model("none"), lambda n_examples, length, seed: returned, n_items=4)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: held_out_accuracy(init_model("none"), lengths=(1, 2)),
+    lambda: train(init_model("none"), steps=50, lengths=(1, 2)),
+])
+def test_a_length_the_task_refuses_is_named_as_an_entry_of_lengths(call):
+    with pytest.raises(ValueError, match=r"^the task refused length 1 \(lengths\[0\]\): task\(n_examples="
+                                         r"\d+, length=1, seed=\.\.\.\) says: length must be an integer >= 2"):
+        call()
+
+
+@pytest.mark.parametrize("lengths", [b"ab", "ab", {3, 4}, {3: 4, 5: 6}, (4, 8, 16), np.array(5)])
+def test_train_refuses_lengths_that_are_not_a_pair(lengths):
+    with pytest.raises(TypeError, match=r"^lengths must be a pair \(shortest, longest\)"):
+        train(init_model("none"), steps=2, lengths=lengths)
+    with pytest.raises(TypeError, match=r"^lengths must be a pair"):
+        held_out_accuracy(init_model("none"), lengths=lengths)
