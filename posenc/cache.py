@@ -44,6 +44,7 @@ from .attention import attention, causal_mask
 from .families import chunked_causal_mask
 from .relative import alibi_slopes, t5_bucket
 from .rotary import rope
+from .schemes import T5_MAX_DISTANCE
 from .sinusoidal import frequencies, sinusoidal
 
 __all__ = [
@@ -538,9 +539,6 @@ def _generating_model(model):
     for name, x in p.items():
         if not (isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64) and np.isfinite(x).all()):
             raise TypeError(f"model['params'][{name!r}] must be a finite float32 or float64 array")
-    if scheme == "t5" and "T5" not in p:
-        raise ValueError("a 't5' model needs its bias table, model['params']['T5'] of shape "
-                         "(n_heads, num_buckets)")
     return scheme, {name: x.astype(np.float64) for name, x in p.items()}
 
 
@@ -577,10 +575,10 @@ def _bias(model, p, scheme, q_positions, k_positions):
     offset = k_positions[None, :] - q_positions[:, None]  # j - i
     if scheme == "alibi":
         return alibi_slopes(model["n_heads"])[:, None, None] * -np.abs(offset)
-    if scheme == "t5":
-        table = p["T5"]  # (n_heads, num_buckets)
-        return table[:, t5_bucket(offset, bidirectional=False, num_buckets=table.shape[1],
-                                  max_distance=model.get("max_distance", 128))]
+    if scheme == "t5":  # R[h, bucket(j - i)], the causal buckets of T5's decoder
+        R = p["R"]  # (n_heads, num_buckets)
+        return R[:, t5_bucket(offset, bidirectional=False, num_buckets=R.shape[1],
+                              max_distance=T5_MAX_DISTANCE)]
     return None
 
 
@@ -607,11 +605,9 @@ def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
     ----------
     model : dict
         One causal model of ``posenc.model.init_model`` with scheme
-        "none", "sinusoidal", "learned", "rope" or "alibi" (computed in
-        float64), or a "t5" model: the same dict with ``params["T5"]``, a
-        bias of shape ``(n_heads, num_buckets)`` read through
-        :func:`posenc.t5_bucket` (causal, ``max_distance`` 128 unless
-        ``model["max_distance"]`` says otherwise).
+        "none", "sinusoidal", "learned", "rope", "alibi" or "t5" (T5's bias
+        ``params["R"]`` read through :func:`posenc.t5_bucket`, causal).
+        Computed in float64 whatever the model's dtype.
     tokens : array_like of int, shape ``(batch, n)``
     positions : array_like of int, shape ``(batch, n)`` or ``(n,)``, optional
         The position of each token (default ``0 .. n - 1``).

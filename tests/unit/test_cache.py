@@ -35,16 +35,14 @@ TOKENS = np.array([2, 0, 5, 7, 1, 3, 3, 6, 4, 0, 2, 1])
 
 
 def model_of(scheme, *, seed=0, d_model=16, n_heads=4, max_len=64):
-    """A causal float64 model of ``scheme`` that reads its last position; "t5" with a random bias table."""
-    base = "none" if scheme == "t5" else scheme
-    model = init_model(base, causal=True, readout="last", seed=seed, d_model=d_model,
+    """A causal float64 model of ``scheme`` that reads its last position, its positions of size 1."""
+    model = init_model(scheme, causal=True, readout="last", seed=seed, d_model=d_model,
                        n_heads=n_heads, max_len=max_len)
     rng = np.random.default_rng(seed + 100)
     if scheme == "learned":  # rows of size 1, not 0.02: positions that matter
         model["params"]["P"] = rng.normal(size=model["params"]["P"].shape)
-    if scheme == "t5":
-        model = dict(model, scheme="t5",
-                     params=dict(model["params"], T5=rng.normal(size=(n_heads, 32))))
+    if scheme == "t5":  # a bias of size 1, not 1/d_model
+        model["params"]["R"] = rng.normal(size=model["params"]["R"].shape)
     return model
 
 
@@ -377,7 +375,7 @@ def test_transformers_cached_logits_leave_the_full_recomputation_past_the_pretra
 # --- the tiny model, with positions and masks ----------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", ["none", "sinusoidal", "learned", "rope", "alibi"])
+@pytest.mark.parametrize("scheme", cache.SCHEMES)
 def test_logits_per_position_is_the_model_on_every_prefix(scheme):
     model = model_of(scheme)
     tokens = np.stack([TOKENS, TOKENS[::-1]])
@@ -424,8 +422,6 @@ def test_logits_per_position_refuses_what_it_cannot_run_by_name():
         cache.logits_per_position(init_model("rope", causal=True, seed=[0, 1]), tokens)
     with pytest.raises(ValueError, match="model\\['scheme'\\] must be one of"):
         cache.logits_per_position(init_model("rope_2d", causal=True, grid=(1, 3)), tokens)
-    with pytest.raises(ValueError, match="needs its bias table"):
-        cache.logits_per_position(dict(model_of("none"), scheme="t5"), tokens)
     with pytest.raises(ValueError, match="learned table has only 64 rows"):
         cache.logits_per_position(model_of("learned"), tokens, positions=[0, 1, 64])
     with pytest.raises(ValueError, match="positions must have shape"):
@@ -451,8 +447,7 @@ def test_cached_decoding_is_full_recomputation(scheme, n, heads, seed):
     cached, cost = cache.decode(model, tokens)
     full, full_cost = cache.recompute(model, tokens)
     assert np.abs(cached - full).max() < 1e-12
-    if scheme != "t5":  # the model's own engine, too
-        assert np.abs(cached[-1] - forward(model, tokens[None])[0]).max() < 1e-12
+    assert np.abs(cached[-1] - forward(model, tokens[None])[0]).max() < 1e-12  # the engine too
     assert (cost <= full_cost).all() and cost[0] == full_cost[0]
 
 
