@@ -59,7 +59,8 @@
       const cell = Math.min(28, Math.floor((W - left - right) / n));
       const side = cell * n;
       const x0 = left + Math.floor((W - left - right - side) / 2), y0 = top;
-      const big = cell >= 16;  // room for the offset in each cell
+      const largest = Math.max(...v.offsets.map((row) => Math.max(...row)));
+      const big = cell >= (largest >= 10 ? 22 : 16);  // room for the offset in each cell
       const parts = [];
       // a faint grid of every query and key
       for (let i = 0; i <= n; i++) {
@@ -111,7 +112,6 @@
 
       const last = v.offsets[n - 1];
       const seen = range(n).filter((j) => last[j] >= 0);
-      const largest = Math.max(...v.offsets.map((row) => Math.max(...row)));
       const alt = `A grid of ${n} queries (rows, token 0 at the top) by ${n} keys (columns) ` +
         `for ${setting}, with ${where}: each key a query sees is marked` +
         (big ? " with the offset at which it sees it" : "") +
