@@ -13,6 +13,13 @@ YaRN authors' repository, none of which the book or its tests install.
     /tmp/refvenv/bin/python tools/make_rope_scaling_reference.py \
         --yarn /tmp/yarn_ref > tests/fixtures/rope_scaling_reference.json
 
+``--sweep`` writes, instead, Transformers' float32 frequencies of YaRN and
+Llama 3.1's rule on a grid of head widths, bases, contexts, factors and
+edges (``SWEEP``), which needs neither llama-models nor the YaRN files:
+
+    /tmp/refvenv/bin/python tools/make_rope_scaling_reference.py --sweep \
+        > tests/fixtures/rope_scaling_sweep.json
+
 Each case records the arguments of ``posenc.rope_frequencies`` (head_dim,
 base, scaling, seq_len), the inverse frequencies and attention factor that
 each reference implementation returned (written out with ``repr`` of their
@@ -243,11 +250,61 @@ def cases():
             "original_max_position_embeddings": 4096}, None)
 
 
+SWEEP = {  # the settings of the sweep of the two blends (--sweep)
+    "head_dim": (64, 128, 256), "base": (10000.0, 500000.0),
+    "original_max_position_embeddings": (2048, 4096, 8192), "factor": (2.0, 8.0, 64.0, 128.0),
+    "llama3": ({"low_freq_factor": 1.0, "high_freq_factor": 4.0},
+               {"low_freq_factor": 1.0, "high_freq_factor": 2.0}),
+    "yarn": ({"beta_fast": 32.0, "beta_slow": 1.0},
+             {"beta_fast": 16.0, "beta_slow": 2.0, "truncate": False}),
+}
+
+
+def sweep():
+    """Transformers' float32 frequencies of YaRN and Llama 3.1's rule, on a grid.
+
+    The two blend a kept and an interpolated frequency with a weight that
+    float32 computes, and the weight's error is multiplied by up to the
+    factor; the grid shows how far (tests/unit/test_scaling.py). Each
+    frequency is a float32, written with the shortest digits that give it
+    back (``str`` of the numpy float32, read back with ``dtype=float32``).
+    """
+    out = []
+    for head_dim in SWEEP["head_dim"]:
+        for base in SWEEP["base"]:
+            for original in SWEEP["original_max_position_embeddings"]:
+                for factor in SWEEP["factor"]:
+                    for rope_type in ("llama3", "yarn"):
+                        for extra in SWEEP[rope_type]:
+                            scaling = {"rope_type": rope_type, "factor": factor,
+                                       "original_max_position_embeddings": original, **extra}
+                            ref = hf(head_dim, base, scaling, None)
+                            values = torch.tensor(ref.pop("inv_freq"), dtype=torch.float64)
+                            ref["inv_freq"] = [float(str(v)) for v in values.float().numpy()]
+                            out.append({"head_dim": head_dim, "base": base, "scaling": scaling,
+                                        **ref})
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--yarn", type=pathlib.Path, required=True,
+    parser.add_argument("--yarn", type=pathlib.Path,
                         help="folder holding scaled_rope/ of the YaRN repository")
+    parser.add_argument("--sweep", action="store_true",
+                        help="write only the sweep of YaRN and llama3 (Transformers alone), "
+                             "for tests/fixtures/rope_scaling_sweep.json")
     args = parser.parse_args()
+    if args.sweep:
+        json.dump({"about": "Transformers' float32 inv_freq of YaRN and Llama 3.1's rule on a "
+                            "grid of settings, made by tools/make_rope_scaling_reference.py "
+                            "--sweep; each value a float32, in its shortest digits",
+                   "versions": {"torch": torch.__version__,
+                                "transformers": transformers.__version__},
+                   "cases": sweep()}, sys.stdout, indent=None, separators=(",", ":"))
+        print()
+        return
+    if args.yarn is None:
+        parser.error("--yarn is required (except with --sweep)")
     out = {"about": "Reference RoPE frequencies for tests/unit/test_scaling.py, made by "
                     "tools/make_rope_scaling_reference.py",
            "versions": {"torch": torch.__version__, "transformers": transformers.__version__,

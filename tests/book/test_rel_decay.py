@@ -182,10 +182,70 @@ def test_bound_against_the_scores(pairs, scores):
         assert_printed(relative, bound[t] / (D // 2), f"bound / (d/2) at offset {offset}")
         assert_printed(largest, scaled[t].max(), f"largest scaled score at offset {offset}")
         assert_printed(ratio, bound[t] / scaled[t].max(), f"bound / largest at offset {offset}")
-    (smallest,) = rows(text, "smallest bound / largest, offsets up to 10000:")
+    (n_offsets, smallest) = rows(text, "smallest bound / largest, on these")
+    assert int(n_offsets) == len(offsets)
     assert_printed(smallest, (bound / scaled.max(axis=1)).min(), "smallest ratio")
     words = " ".join(prose().split())
-    assert f"from {bound[0] / 64:.1f} at offset 0 to {bound[offsets.index(1000)] / 64:.2f} at offset 1000" in words
+    at = {t: f"{bound[offsets.index(t)] / 64:.2f}" for t in (10, 100, 1000)}
+    assert (f"from {bound[0] / 64:.1f} at offset 0 to {at[10]} at 10 and {at[100]} at 100 "
+            f"(and {at[1000]} at 1000)") in words
+    assert f"at least {(bound / scaled.max(axis=1)).min():.0f} times on the {len(offsets)}" in words
+
+
+@pytest.fixture(scope="module")
+def bound_at_every_offset():
+    """RoFormer's bound divided by d/2 at every offset 0 ... 10000 (issue 39)."""
+    return np.array([roformer_bound(t) for t in range(10_001)]) / (D // 2)
+
+
+def test_bound_at_every_offset(pairs, bound_at_every_offset):
+    """The bound falls over the first hundred offsets, then wanders (issue 39)."""
+    b = bound_at_every_offset
+    text = output_of("bound_every = np.abs(np.cumsum(")
+    rises = int(np.sum(np.diff(b[:1001]) > 0))
+    first_rise = int(np.argmax(np.diff(b) > 0))
+    assert rows(text, "bound / (d/2) rises in") == [str(rises), "1000", str(first_rise)]
+    low, high = 1000 + int(np.argmin(b[1000:])), 1000 + int(np.argmax(b[1000:]))
+    printed = [n.strip(",") for n in rows(text, "from 1000 to 10000:")]  # low, at, high, at, 100
+    assert_printed(printed[0], b[low], "lowest from 1000")
+    assert int(printed[1]) == low
+    assert_printed(printed[2], b[high], "highest from 1000")
+    assert int(printed[3]) == high and printed[4] == "100"
+    assert_printed(printed[5], b[100], "at offset 100")
+    windows = {}
+    for line in text.splitlines():
+        numbers = re.findall(NUMBER, line)
+        if re.fullmatch(r"\s*\d+ - +\d+ .*", line):
+            windows[int(numbers[0])] = numbers[2:]
+    assert sorted(windows) == list(range(0, 10_000, 1000))
+    for start, (mean, lowest, highest) in windows.items():
+        w = b[start:start + 1000]
+        assert_printed(mean, w.mean(), f"mean from {start}")
+        assert_printed(lowest, w.min(), f"lowest from {start}")
+        assert_printed(highest, w.max(), f"highest from {start}")
+    # where the bound is lowest, the scores of the 2000 pairs, by the real formula
+    q, k = pairs
+    qa, qb, ka, kb = q[:, 0::2], q[:, 1::2], k[:, 0::2], k[:, 1::2]
+    phi = low * np.array(theta(D))
+    at_low = np.sum((qa * ka + qb * kb) * np.cos(phi) + (qb * ka - qa * kb) * np.sin(phi), axis=1)
+    h = (qa + 1j * qb) * (ka - 1j * kb)
+    max_step = np.abs(np.diff(np.concatenate([h, np.zeros((N_PAIRS, 1))], axis=1), axis=1)).max(axis=1)
+    ratio = b[low] * (D // 2) / (np.abs(at_low) / max_step).max()
+    (printed_ratio,) = rows(text, f"at offset {low}: bound / largest scaled |score| =")
+    assert_printed(printed_ratio, ratio, "ratio where the bound is lowest")
+    # the prose quotes them
+    words = " ".join(prose().split())
+    assert f"steadily up to offset {first_rise}" in words
+    assert f"It rises in {rises} of the first 1000 unit steps" in words
+    assert (f"between {b[low]:.2f} (at offset {low}) and {b[high]:.2f} (at {high}), "
+            "higher than at offset 100") in words and b[high] > b[100]
+    means = [b[s:s + 1000].mean() for s in range(1000, 10_000, 1000)]
+    assert f"drifts only from {means[0]:.2f} to {means[-1]:.2f}" in words
+    assert (f"keep sinking slowly ({b[1000:2000].min():.2f} to {b[9000:10_000].min():.2f}), and "
+            f"its highest ({b[1000:2000].max():.2f} to {b[9000:10_000].max():.2f}) do not fall") in words
+    assert f"and {ratio:.0f} times at offset {low}, where it is lowest" in words
+    # the claim: no decay of the peaks past 1000, every later thousand's peak above offset 100's bound
+    assert min(b[s:s + 1000].max() for s in range(1000, 10_000, 1000)) > 0.95 * b[100]
 
 
 # --- the turns of a Gemma 7B head, and Shaw's sizes ------------------------------

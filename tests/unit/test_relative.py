@@ -503,3 +503,33 @@ def test_alibi_slopes_stay_the_reference_values_up_to_the_limit():
     start = 2 ** (-8 / closest)
     assert slopes[:3].tolist() == [start, start * start, start * start**2]
     assert slopes[-1] > 2.0**-8.0 * 0.99 and np.all(slopes > 0)
+
+
+# --- BLOOM's ALiBi slopes (issue 39) ---------------------------------------------------
+# tests/fixtures/sines_rel_reference.json, made by tools/make_sines_rel_reference.py
+
+
+def _bloom_cases():
+    import json
+
+    from tools.paths import FIXTURES
+
+    return json.loads((FIXTURES / "sines_rel_reference.json").read_text())["bloom"]
+
+
+@pytest.mark.parametrize("case", _bloom_cases(), ids=lambda c: f"{c['n_heads']} heads")
+def test_bloom_slopes_are_press_slopes_up_to_a_few_float32_steps(case):
+    # BLOOM raises its float32 base with torch.pow: a few float32 steps from
+    # Press's slopes (alibi_slopes, float64) rounded to float32, at most 7
+    reference = np.array(case["slopes"])
+    ours = alibi_slopes(case["n_heads"])
+    rounded = ours.astype(np.float32)
+    # float32 steps apart: positive floats are ordered like their bit patterns
+    steps = np.abs(reference.astype(np.float32).view(np.int32).astype(int)
+                   - rounded.view(np.int32).astype(int))
+    assert np.array_equal(reference.astype(np.float32), reference) and steps.max() <= 7
+    np.testing.assert_allclose(reference, ours, rtol=6e-7, atol=0)
+    if case["n_heads"] == 8:  # powers of 2 of a power of 2: exact
+        assert steps.max() == 0
+    if case["n_heads"] == 112:  # BLOOM 176B: the chapter's numbers
+        assert (np.sum(steps > 0), steps.max()) == (99, 7)

@@ -704,3 +704,37 @@ def test_longrope_needs_one_factor_per_pair_and_a_factor():
         rope_frequencies(96, scaling=_phi3(factor=32.0, long_factor=[0.0] * 48))
     with pytest.raises(TypeError, match="'long_factor' must be a list of numbers"):
         rope_frequencies(96, scaling=_phi3(factor=32.0, long_factor=2.0))
+
+
+# --- the two blends, on a grid of settings (issue 39) ---------------------------------
+# tests/fixtures/rope_scaling_sweep.json: Transformers 5.24.0's float32 frequencies of
+# YaRN and Llama 3.1's rule for 288 settings (tools/make_rope_scaling_reference.py --sweep)
+
+SWEEP = json.loads((ROOT / "tests" / "fixtures" / "rope_scaling_sweep.json").read_text())
+BLEND_TOLERANCE_PER_FACTOR = 2e-7
+"""The blends agree with Transformers to this times the factor s, relative.
+
+Both blend a kept and an interpolated frequency, (1 - w) theta / s + w theta,
+with a weight w that float32 computes to about 1e-7; where w is small the
+result is about theta / s, and w's error, relative to it, is multiplied by up
+to s. Over the sweep the gap reaches 1.24e-7 s (Llama 3.1's rule) and
+0.88e-7 s (YaRN): up to 7.4e-6 at s = 128, beyond RELATIVE_TOLERANCE.
+"""
+
+
+def test_the_blends_agree_with_transformers_to_a_bound_that_grows_with_the_factor():
+    per_factor, largest = {}, {}
+    for case in SWEEP["cases"]:
+        reference = np.array(case["inv_freq"], dtype=np.float32).astype(np.float64)
+        inv_freq, _ = rope_frequencies(case["head_dim"], base=case["base"],
+                                       scaling=case["scaling"])
+        gap = np.max(np.abs(inv_freq - reference) / reference)
+        s, kind = case["scaling"]["factor"], case["scaling"]["rope_type"]
+        assert gap <= BLEND_TOLERANCE_PER_FACTOR * s, (case["scaling"], gap)
+        per_factor[kind] = max(per_factor.get(kind, 0.0), gap / s)
+        largest[kind] = max(largest.get(kind, 0.0), gap)
+    assert set(per_factor) == {"yarn", "llama3"} and len(SWEEP["cases"]) == 288
+    # the bound is not loose: the worst case of each blend reaches 40% of it
+    assert min(per_factor.values()) > 0.4 * BLEND_TOLERANCE_PER_FACTOR
+    # and a bound that does not grow with s would not hold: YaRN passes 5e-6
+    assert largest["yarn"] > RELATIVE_TOLERANCE > largest["llama3"] > 4e-6

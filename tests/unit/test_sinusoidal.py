@@ -631,3 +631,30 @@ def test_frequencies_never_increase_from_1_to_one_over_base(d_model, base, endpo
     assert omega[0] == 1.0
     assert np.all(np.diff(omega) <= 0)
     assert np.all(omega >= 1 / base * (1 - 1e-12))
+
+
+# --- Transformers' MarianSinusoidalPositionalEmbedding (issue 39) ---------------------
+# tests/fixtures/sines_rel_reference.json, made by tools/make_sines_rel_reference.py
+
+
+def _marian_cases():
+    import json
+
+    from tools.paths import FIXTURES
+
+    return json.loads((FIXTURES / "sines_rel_reference.json").read_text())["marian"]
+
+
+@pytest.mark.parametrize("case", _marian_cases(),
+                         ids=lambda c: f"{c['num_positions']}x{c['embedding_dim']}")
+def test_marian_table_is_the_halves_layout_of_the_paper_ladder_in_float32(case):
+    # create_weight computes the paper's formula in float64 and stores it in
+    # float32: posenc's halves table, rounded once, bit for bit; 3e-8 apart
+    n, d, rows = case["num_positions"], case["embedding_dim"], case["rows"]
+    reference = np.array(case["weight"])
+    ours = sinusoidal(n, d, layout="halves")[rows]
+    assert np.array_equal(ours.astype(np.float32).astype(np.float64), reference)
+    assert np.abs(ours - reference).max() <= 2.0**-25  # half a float32 step below 1
+    # not the other ladder, not the other layout, not another first position
+    for other in (dict(layout="halves", endpoint=True), dict(), dict(layout="halves", start=2)):
+        assert np.abs(sinusoidal(n, d, **other)[rows] - reference).max() > 0.1
