@@ -99,13 +99,23 @@ lab-check: $(LAB_STAMP)
 execute: $(STAMP)
 	$(BIN)/python -m tools.nbtools execute $(NOTEBOOKS)
 
-student: $(STAMP)
+# The plain editions print the numbers and titles the build gave the book
+# (book/_ext/posenc_numbers.py writes them to _build/numbers.json): they need
+# a book built since its sources last changed, and build it first if not.
+NUMBERS := _build/numbers.json
+BOOK_SOURCES := $(NOTEBOOKS) $(wildcard book/*.md) book/references.bib _toc.yml _config.yml \
+	$(wildcard book/_ext/*.py)
+
+$(NUMBERS): $(BOOK_SOURCES) | $(STAMP)
+	$(MAKE) --no-print-directory book
+
+student: $(STAMP) $(NUMBERS)
 	$(BIN)/python -m tools.nbtools student
 
-otter: $(STAMP)
+otter: $(STAMP) $(NUMBERS)
 	$(BIN)/python -m tools.nbtools otter
 
-nbgrader: $(STAMP)
+nbgrader: $(STAMP) $(NUMBERS)
 	$(BIN)/python -m tools.nbtools nbgrader
 
 # The graders live in an environment of their own (requirements-classroom.txt

@@ -48,8 +48,8 @@ def llama_permutation(head_dim, n_heads=1):
 
     .. math::
 
-        P = [\,0, 2, 4, \dots, d - 2,\; 1, 3, \dots, d - 1\,] \quad 	ext{(in each head)},
-        \qquad \mathrm{rope}_{	ext{halves}}(x_{:, P}) = \mathrm{rope}_{	ext{interleaved}}(x)_{:, P}.
+        P = [\,0, 2, 4, \dots, d - 2,\; 1, 3, \dots, d - 1\,] \quad \text{(in each head)},
+        \qquad \mathrm{rope}_{\text{halves}}(x_{:, P}) = \mathrm{rope}_{\text{interleaved}}(x)_{:, P}.
 
     Parameters
     ----------
@@ -97,7 +97,9 @@ def _validate_llama_permutation(head_dim, n_heads):
 def opt_position_ids(attention_mask, *, cache_length=0):
     r"""OPT's position of each token: its count among the real tokens, from 0.
 
-    .. math:: p_t = \Big(\sum_{s \le t} a_s\Big)\,a_t - 1
+    .. math::
+
+        p_t = \Big(\sum_{s \le t} a_s\Big)\,a_t - 1
 
     so the real tokens of a left-padded row count from 0 and the pads get
     :math:`-1`. OPT's learned table is looked up at row :math:`p_t + 2`
@@ -147,11 +149,13 @@ def _validate_opt_position_ids(attention_mask, cache_length):
 def llama4_attention_scale(positions, *, floor_scale=8192, attn_scale=0.1):
     r"""Llama 4's temperature on the queries of its layers without RoPE.
 
-    .. math:: 	au(m) = 1 + 	ext{attn\_scale}\cdot
-              \ln\!\Big(1 + \Big\lfloor rac{m + 1}{	ext{floor\_scale}} \Big
-floor\Big)
+    .. math::
 
-    The query at position :math:`m` is multiplied by :math:`	au(m)`: 1 up
+        \tau(m) = 1 + a \ln\!\Big(1 + \Big\lfloor \frac{m + 1}{F} \Big\rfloor\Big)
+
+    with :math:`a` = ``attn_scale`` and :math:`F` = ``floor_scale``.
+
+    The query at position :math:`m` is multiplied by :math:`\tau(m)`: 1 up
     to position ``floor_scale - 2``, then a step up every ``floor_scale``
     positions, so that far-away keys still get sharp attention in a layer
     whose scores carry no position.
@@ -174,8 +178,7 @@ floor\Big)
     ``Llama4TextAttention.forward`` with ``attn_temperature_tuning`` on a
     layer without RoPE (Transformers 5.24.0). Ministral 3's
     ``llama_4_scaling_beta`` scales its queries by
-    :math:`1 + eta \ln(1 + \lfloor m / L 
-floor)`, which is
+    :math:`1 + \beta \ln(1 + \lfloor m / L \rfloor)`, which is
     ``llama4_attention_scale(m - 1, floor_scale=L, attn_scale=beta)``.
 
     Examples
@@ -202,9 +205,9 @@ def chunked_causal_mask(n, chunk_size, *, left_padding=0):
     lie in the same chunk of ``chunk_size`` positions, the chunks counted
     from the first real token:
 
-    .. math:: \Big\lfloor rac{k - p}{c} \Big
-floor = \Big\lfloor rac{q - p}{c} \Big
-floor,
+    .. math::
+
+        \Big\lfloor \frac{k - p}{c} \Big\rfloor = \Big\lfloor \frac{q - p}{c} \Big\rfloor,
 
     with :math:`p` the number of pads on the left and :math:`c` the chunk size.
 
@@ -256,13 +259,14 @@ def deberta_log_buckets(relative_positions, *, bucket_size=256, max_position=512
     r"""DeBERTa's relative positions: exact near, logarithmic far.
 
     With :math:`h` = ``bucket_size // 2``, a relative position :math:`r`
-    with :math:`|r| \le h` is kept; farther ones share buckets whose width
+    with :math:`\lvert r \rvert \le h` is kept; farther ones share buckets whose width
     grows geometrically, up to ``max_position``:
 
-    .. math:: b(r) = \operatorname{sign}(r)\,\Big(h + \Big\lceil
-              rac{\ln(|r|/h)}{\ln((M - 1)/h)}\,(h - 1) \Big
-ceil\Big)
-              \quad 	ext{for } |r| > h,
+    .. math::
+
+        b(r) = \operatorname{sign}(r)\,\Big(h + \Big\lceil
+               \frac{\ln(\lvert r \rvert/h)}{\ln((M - 1)/h)}\,(h - 1) \Big\rceil\Big)
+        \quad \text{for } \lvert r \rvert > h,
 
     with :math:`M` = ``max_position``. Positions beyond :math:`M` go on
     growing slowly; the attention clamps them to the last bucket.
@@ -318,11 +322,12 @@ def _validate_deberta_log_buckets(relative_positions, bucket_size, max_position)
 def mpt_alibi_slopes(n_heads, alibi_bias_max=8):
     r"""MPT's ALiBi slopes, from its ``alibi_bias_max``.
 
-    With :math:`N = 2^{\lceil \log_2 n 
-ceil}` (the power of two at or
+    With :math:`N = 2^{\lceil \log_2 n \rceil}` (the power of two at or
     above the head count :math:`n`) and :math:`B` = ``alibi_bias_max``:
 
-    .. math:: m_k = 2^{-kB/N}, \quad k = 1, \dots, N,
+    .. math::
+
+        m_k = 2^{-kB/N}, \quad k = 1, \dots, N,
 
     and for :math:`n < N` the even-numbered slopes :math:`m_2, m_4, \dots`
     first, then :math:`m_1, m_3, \dots`, cut to :math:`n`. With

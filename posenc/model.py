@@ -36,53 +36,65 @@ __all__ = ["SCHEMES", "READOUTS", "forward_by_definition", "init_model", "unstac
 
 
 def forward_by_definition(model, tokens):
-    r"""The logits of the model, by definition: the formula above, one head at a time.
+    r"""The logits of the model, by definition: the formula, head by head.
 
-    In float64, through :func:`posenc.attention`, whatever the model's dtype.
-    :func:`forward` computes the same logits several times faster (a test
-    proves them equal for every scheme: within 1e-12 in float64, 1e-5 in float32).
+    In float64, through :func:`posenc.attention`, whatever the model's
+    dtype. :func:`forward` computes the same logits several times faster
+    (a test proves them equal for every scheme: within 1e-12 in float64,
+    1e-5 in float32).
 
     Parameters
     ----------
     model : dict
-        From :func:`init_model` or :func:`train`; a stack of ``M`` models too.
-    tokens : array_like of int, shape ``(batch, n)`` (or ``(M, batch, n)``, one batch per model)
+        From :func:`init_model` or :func:`train`; a stack of models too.
+    tokens : array_like of int, shape ``(batch, n)``
+        Or ``(M, batch, n)`` for a stack of ``M``: one batch per model.
 
     Returns
     -------
-    numpy.ndarray of float64, shape ``(batch, n_classes)`` (``(M, batch, n_classes)`` for a stack)
+    numpy.ndarray of float64, shape ``(batch, n_classes)``
+        ``(M, batch, n_classes)`` for a stack.
 
     Examples
     --------
     >>> model, tokens = init_model("rope"), [[2, 0, 3, 1]]
-    >>> bool(np.allclose(forward_by_definition(model, tokens), forward(model, tokens)))
+    >>> logits = forward_by_definition(model, tokens)
+    >>> bool(np.allclose(logits, forward(model, tokens)))
     True
     """
     tokens = _definition_arguments(model, tokens)
-    if model.get("n_models") is not None:  # a stack: each model alone, on its batch
-        return np.stack([forward_by_definition(m, x) for m, x in zip(unstack(model), tokens)])
-    scheme, H, n = SCHEMES[model["scheme"]], model["n_heads"], tokens.shape[-1]
+    if model.get("n_models") is not None:  # a stack: model by model
+        models = unstack(model)
+        return np.stack([forward_by_definition(models[m], tokens[m])
+                         for m in range(len(models))])
+    scheme, H, n = SCHEMES[model["scheme"]], model["n_heads"], tokens.shape[1]
     p = {name: x.astype(np.float64) for name, x in model["params"].items()}
     x = p["E"][tokens]  # (batch, n, d): the token embeddings
     if scheme.table:
         x = x + p["P"][:n]  # + a trained position vector (learned)
     if scheme.added:
-        x = x + scheme.added(model, n, np.float64)  # + a fixed one (sinusoidal)
+        x = x + scheme.added(model, n, np.float64)  # + a fixed one
     B = np.zeros((H, n, n))  # added to the scores of each head
     if scheme.bias:
         B = B + scheme.bias(model, n, np.float64)  # fixed (ALiBi)
-    if scheme.bias_table:
-        B = B + p["R"][:, scheme.bias_index(model, n)]  # trained (T5): R[h, bucket(j - i)]
-    mask = causal_mask(n) if model["causal"] else None  # query i sees keys j <= i only
+    if scheme.bias_table:  # trained (T5): B_h[i, j] = R[h, bucket(j - i)]
+        B = B + p["R"][:, scheme.bias_index(model, n)]
+    mask = causal_mask(n) if model["causal"] else None  # j <= i only
     heads = []
-    for h, cols in enumerate(np.split(np.arange(x.shape[-1]), H)):  # the columns of head h
-        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]  # (batch, n, d_h)
-        if scheme.turned:
-            q, k = scheme.turned(model, q), scheme.turned(model, k)  # turned by position (RoPE)
-        o, _ = attention(q, k, v, mask=mask, bias=B[h])  # softmax(q k^T / sqrt(d_h) + B) v
+    for h, cols in enumerate(np.split(np.arange(x.shape[2]), H)):
+        q = x @ p["W_q"][:, cols]  # (batch, n, d_h): head h's queries,
+        k = x @ p["W_k"][:, cols]  # keys
+        v = x @ p["W_v"][:, cols]  # and values
+        if scheme.turned:  # turned by their positions (RoPE)
+            q, k = scheme.turned(model, q), scheme.turned(model, k)
+        # o = softmax(q k^T / sqrt(d_h) + B) v: (batch, n, d_h)
+        o, _ = attention(q, k, v, mask=mask, bias=B[h])
         heads.append(o)
-    o = np.concatenate(heads, axis=-1)  # (batch, n, d): the heads side by side
-    pooled = o.mean(axis=1) if model["readout"] == "mean" else o[:, -1]  # (batch, d)
+    o = np.concatenate(heads, axis=2)  # (batch, n, d): heads side by side
+    if model["readout"] == "mean":
+        pooled = o.mean(axis=1)  # (batch, d)
+    else:
+        pooled = o[:, -1]  # the last position's output
     return pooled @ p["W_out"] + p["b_out"]  # (batch, n_classes)
 
 

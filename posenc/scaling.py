@@ -35,7 +35,7 @@ The settings are a dictionary in the form that Hugging Face Transformers
 keeps: a model's ``rope_scaling`` (``config.json``, Transformers 4) or its
 ``config.rope_parameters`` (Transformers 5), for example ``{"rope_type":
 "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}``. Each
-``rope_type`` is one entry of :data:`ROPE_TYPES`, as in Transformers'
+``rope_type`` is one entry of ``posenc.scaling.ROPE_TYPES``, as in Transformers'
 ``ROPE_INIT_FUNCTIONS``: the function that computes it, the keys it needs
 and the keys it may have. The arithmetic follows Transformers'
 ``modeling_rope_utils`` step by step, so that the numbers agree with the
@@ -143,7 +143,7 @@ def rope_frequencies(head_dim, *, base=None, scaling=None, seq_len=None):
         an optional ``partial_rotary_factor`` (in (0, 1]: the frequencies
         are those of the first ``int(head_dim * partial_rotary_factor)``
         features, as in Transformers, except for ``proportional``), and the
-        keys of the type (:data:`ROPE_TYPES` lists them):
+        keys of the type (``posenc.scaling.ROPE_TYPES`` lists them):
 
         * ``linear``, ``ntk``: ``factor``;
         * ``dynamic``: ``factor``, ``original_max_position_embeddings``
@@ -378,7 +378,7 @@ def _axial(d, base, params, seq_len):
 
 @dataclass(frozen=True)
 class RopeType:
-    """One entry of :data:`ROPE_TYPES`: how a ``rope_type`` computes its frequencies.
+    """One entry of ``posenc.scaling.ROPE_TYPES``: how a ``rope_type`` computes its frequencies.
 
     ``compute(d, base, params, seq_len)`` returns ``(inv_freq,
     attention_factor)``; ``required`` and ``optional`` name the keys it reads

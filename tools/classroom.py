@@ -559,7 +559,7 @@ def _write_edition(notebooks, out, convert):
     return written
 
 
-def write_student(notebooks, out):
+def write_student(notebooks, out, *, numbers=()):
     """Write the student edition of ``notebooks`` to the folder ``out``.
 
     ``out`` is emptied first. It receives one notebook per input
@@ -568,9 +568,11 @@ def write_student(notebooks, out):
     ``requirements.txt``, the notation page and the glossary as plain
     Markdown (``notation.md``, ``glossary.md``), the works the book cites
     (``references.md``) and ``README.md``. Returns the paths of the
-    notebooks written.
+    notebooks written. The numbers are the build's (``make book``); a
+    notebook outside the book takes them from another build's
+    ``numbers.json`` in ``numbers`` (:class:`tools.plain_myst.Book`).
     """
-    book = plain_book(notebooks)
+    book = plain_book(notebooks, numbers)
     written = _write_edition(notebooks, out, lambda nb, path: student_notebook(nb, book, path.stem))
     out = pathlib.Path(out)
     (out / "requirements.txt").write_text(
@@ -584,10 +586,11 @@ def write_student(notebooks, out):
     return written
 
 
-def plain_book(notebooks=()):
-    """The :class:`tools.plain_myst.Book` of this repository, with
-    ``notebooks`` that are not among its pages (a test fixture) added."""
-    return Book(ROOT, extra=notebooks)
+def plain_book(notebooks=(), numbers=()):
+    """The :class:`tools.plain_myst.Book` of this repository, as built, with
+    ``notebooks`` that are not among its pages (a test fixture) added from
+    the ``numbers.json`` of their own build, ``numbers``."""
+    return Book(ROOT, extra=notebooks, numbers=numbers)
 
 
 # --- the exercises page ------------------------------------------------------------

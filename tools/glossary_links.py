@@ -31,13 +31,13 @@ import nbformat
 
 if __package__ in (None, ""):  # run as a script: find the package tools
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from tools import plain_myst  # noqa: E402
+from tools import myst  # noqa: E402
 from tools.paths import BOOK  # noqa: E402
 
 GLOSSARY = BOOK / "glossary.md"
 ENDINGS = "(?:s|es|d|ed)?"
 # Directives whose body is not Markdown: nothing in them is linked.
-OPAQUE_DIRECTIVES = (*plain_myst.CODE_DIRECTIVES, "math", "raw", "eval-rst", "glossary", "bibliography",
+OPAQUE_DIRECTIVES = (*myst.CODE_DIRECTIVES, "math", "raw", "eval-rst", "glossary", "bibliography",
                      "toctree", "tableofcontents", "literalinclude", "mermaid", "csv-table", "list-table")
 
 INLINE_RE = re.compile(
@@ -62,17 +62,17 @@ class Entry:
 
     @property
     def key(self):
-        return plain_myst._term_key(self.terms[0])
+        return myst.term_key(self.terms[0])
 
     def keys(self):
-        return {plain_myst._term_key(t) for t in self.terms}
+        return {myst.term_key(t) for t in self.terms}
 
 
 def read_glossary(path=GLOSSARY):
     """The entries of the glossary directive(s) of ``path``, in order."""
     text = pathlib.Path(path).read_text()
-    found = [Entry(terms) for name, _, _, body in plain_myst.directive_blocks(text) if name == "glossary"
-             for terms, _ in plain_myst.glossary_entries(body)]
+    found = [Entry(terms) for name, _, _, body in myst.directive_blocks(text) if name == "glossary"
+             for terms, _ in myst.glossary_entries(body)]
     if not found:
         raise ValueError(f"{path} holds no glossary directive")
     return found
@@ -106,23 +106,20 @@ def _mask_blocks(text, chars, offset=0):
     ``text`` (which starts at ``offset``): code blocks and opaque directives
     whole; a directive's opening line, options and closing line. A
     directive's body is prose, and is looked into for blocks of its own."""
-    for m in plain_myst.FENCE_RE.finditer(text):
-        start, end = offset + m.start(), offset + m.end()
-        info = plain_myst.DIRECTIVE_INFO_RE.match(m["info"].strip())
-        if info is None or info["name"] in OPAQUE_DIRECTIVES:
-            _blank(chars, start, end)
+    for start, end, body_start, body_end, name in myst.fences(text):
+        if name is None or name in OPAQUE_DIRECTIVES:
+            _blank(chars, offset + start, offset + end)
             continue
-        body_start = offset + m.start("body")
-        _blank(chars, start, body_start)  # the opening line
-        lines = m["body"].split("\n")
-        pos = body_start
-        for line in lines:  # the options, right below the opening line
-            if not plain_myst.OPTION_RE.match(line.strip()) or not line.strip():
+        _blank(chars, offset + start, offset + body_start)  # the opening line
+        body = text[body_start:body_end]
+        pos = offset + body_start
+        for line in body.split("\n"):  # the options, right below the opening line
+            if not line.strip() or not myst.split_options(line.strip())[0]:
                 break
             _blank(chars, pos, pos + len(line))
             pos += len(line) + 1
-        _blank(chars, offset + m.end("body"), end)  # the closing line
-        _mask_blocks(m["body"], chars, body_start)
+        _blank(chars, offset + body_end, offset + end)  # the closing line
+        _mask_blocks(body, chars, offset + body_start)
 
 
 def scan(text, entries):
@@ -141,8 +138,7 @@ def scan(text, entries):
         if "\0" in m[0]:
             continue
         if m["role"] and m["name"] == "term":
-            explicit = plain_myst.EXPLICIT_RE.match(m["content"])
-            target = (explicit["target"] if explicit else m["content"]).strip().lower()
+            target = myst.explicit(m["content"])[1].strip().lower()
             if target in by_key:
                 events.append(Event(m.start(), m.end(), by_key[target], "link", m[0]))
         elif m["link"]:

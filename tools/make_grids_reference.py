@@ -37,7 +37,11 @@ value, so nothing is rounded again):
   case also runs ``forward`` itself, in float32;
 * ``mrope_interleaved``: the same for Qwen3-VL's interleaved layout
   (4.x ``Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope``, 5.x its
-  ``recomposition_frequencies``), where the version has it.
+  ``recomposition_frequencies``), where the version has it;
+* ``resample``: timm's ``resample_abs_pos_embed`` (the resize of its ViTs'
+  ``pos_embed``, bicubic) with ``antialias=True``, its default, and
+  ``False``, on chapter 8's ramp and on tables of N(0, 1) entries, enlarged
+  and shrunk, where timm is installed (it computes in float32).
 
 tests/unit/test_positions2d.py reads the file; it needs neither torch nor
 Transformers.
@@ -151,6 +155,38 @@ def interpolate():
         out.append({"grid": [h, w], "new_grid": [new_h, new_w], "table": floats(table),
                     "function": "torch.nn.functional.interpolate(mode='bicubic', align_corners=False)",
                     "resized": floats(resized)})
+    return out
+
+
+# timm's resize of a position table: resample_abs_pos_embed, whose default is
+# antialias=True; (name, the table, its grid, the new grid)
+def _resample_cases():
+    rng = np.random.default_rng(0)
+    ramp = np.tile(np.arange(4.0), 4)[:, None]  # chapter 8's ramp: value = column
+    cases = [("ramp", ramp, (4, 4), (6, 6)), ("ramp", ramp, (4, 4), (2, 2))]
+    for old, new in [((4, 4), (6, 6)), ((8, 8), (4, 4))]:  # N(0, 1), as a learned table starts
+        cases.append(("normal", rng.normal(size=(old[0] * old[1], 2)), old, new))
+    return cases
+
+
+def resample():
+    """timm's ``resample_abs_pos_embed`` with and without antialiasing, or [] without timm."""
+    try:
+        from timm.layers.pos_embed import resample_abs_pos_embed
+    except ImportError:
+        return []
+    out = []
+    for name, table, old, new in _resample_cases():
+        entry = {"name": name, "grid": list(old), "new_grid": list(new), "table": floats(table)}
+        for antialias in (True, False):
+            resized = resample_abs_pos_embed(torch.tensor(table)[None], new_size=list(new),
+                                             old_size=list(old), num_prefix_tokens=0,
+                                             interpolation="bicubic", antialias=antialias)
+            entry[f"antialias={antialias}"] = floats(resized[0])
+            entry["dtype"] = str(resized.dtype).removeprefix("torch.")
+        entry["function"] = ("timm.layers.pos_embed.resample_abs_pos_embed(table[None], new_size, "
+                             "old_size, num_prefix_tokens=0, interpolation='bicubic', antialias=...)")
+        out.append(entry)
     return out
 
 
@@ -307,7 +343,8 @@ def main():
     run = {"versions": {"torch": torch.__version__, "transformers": transformers.__version__,
                         "timm": version("timm"), "numpy": np.__version__},
            "sincos_2d": sincos_2d(), "interpolate": interpolate(), "rope_index": index_cases,
-           "mrope": mrope(index_cases), "mrope_interleaved": mrope_interleaved(index_cases)}
+           "mrope": mrope(index_cases), "mrope_interleaved": mrope_interleaved(index_cases),
+           "resample": resample()}
     data["runs"][f"transformers {transformers.__version__}"] = run
     path.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
     print(f"{path}: added the run of transformers {transformers.__version__}")

@@ -30,7 +30,8 @@ import re
 import nbformat
 
 from tools import classroom
-from tools.plain_myst import FENCE_RE, Book
+from tools.myst import apply_edits, fences
+from tools.plain_myst import Book
 
 PAGE = classroom.TEACHERS_PAGE
 
@@ -81,7 +82,7 @@ WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.,-]*")
 
 def count_words(markdown):
     """Words of prose in plain ``markdown``: formulas and code blocks are not counted."""
-    text = FENCE_RE.sub(lambda m: "" if not m["info"].strip().startswith("{") else m[0], markdown)
+    text = apply_edits(markdown, [(a, b, "") for a, b, _, _, name in fences(markdown) if name is None])
     text = MATH_RE.sub(" ", text)
     return len(WORD_RE.findall(text))
 

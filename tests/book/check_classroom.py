@@ -68,11 +68,16 @@ def run_block(name, env, repo):
 def repo(tmp_path_factory):
     """A copy of the repository to run the page's commands in: the files
     with their times (so make sees its venvs as up to date), the two venvs
-    linked, no _build."""
+    linked, of _build only the numbers of the built book (``make otter``
+    and ``make nbgrader`` print them; without them they build the book)."""
     copy_ = tmp_path_factory.mktemp("repo") / "book-repo"
     skip = {".venv", ".venv-classroom", "_build", ".git", ".pytest_cache", ".hypothesis"}
     shutil.copytree(ROOT, copy_, copy_function=shutil.copy2, symlinks=True,
                     ignore=lambda d, names: [n for n in names if n in skip or n == "__pycache__"])
+    numbers = ROOT / "_build" / "numbers.json"
+    if numbers.is_file():
+        (copy_ / "_build").mkdir()
+        shutil.copy2(numbers, copy_ / "_build" / "numbers.json")
     for venv in (".venv", ".venv-classroom"):
         (copy_ / venv).symlink_to(ROOT / venv)
     return copy_

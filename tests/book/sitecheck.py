@@ -7,10 +7,11 @@ extensions (``book/_ext/``): ``test_site_assets`` (what a page loads, the
 layout, print), ``test_site_math``, ``test_site_search``,
 ``test_site_exercises``, ``test_site_a11y`` (markup, figures),
 ``test_site_pages`` (descriptions, the front door, the buttons),
-``test_site_contents``, ``test_site_bibstyle``, ``test_site_icons``; the
-real-browser visit of every page in ``test_site_visit``, a phone's visits
-in ``test_site_phone``; axe-core in ``test_accessibility``, the PDF in
-``test_pdf``, the interactive figures in ``test_widgets``.
+``test_site_contents``, ``test_site_numbers``, ``test_site_bibstyle``,
+``test_site_icons``; the real-browser visit of every page in
+``test_site_visit``, a phone's visits in ``test_site_phone``; axe-core in
+``test_accessibility``, the PDF in ``test_pdf``, the interactive figures in
+``test_widgets``.
 
 The site is ``make book``'s (built once per session by the ``built_book``
 fixture of ``tests/conftest.py``); set ``POSENC_CHECK_SITE=/path/to/html`` to

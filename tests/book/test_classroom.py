@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import json
 import pathlib
 import re
 import subprocess
@@ -272,16 +274,22 @@ def test_sphinx_exercise_is_enabled():
 # --- the student edition -------------------------------------------------------
 
 
+def demo_numbers(demo_book):
+    """The numbers.json of the demo book's build, which numbers the fixture too."""
+    return demo_book.parent / "numbers.json"
+
+
 @pytest.fixture(scope="module")
-def student(tmp_path_factory):
+def student(tmp_path_factory, built_book, demo_book):
     """The student edition of every notebook: {source path: student path}.
 
-    Book chapters are written together, as `make student` does; the fixture
-    on its own, with its checker module beside it.
+    Book chapters are written together, as `make student` does, with the
+    numbers of the built book; the fixture on its own, with its checker
+    module beside it and the numbers of the demo book, where it is a page.
     """
     out = tmp_path_factory.mktemp("student")
     written = classroom.write_student(BOOK_NOTEBOOKS, out / "book")
-    written.extend(classroom.write_student([FIXTURE], out / "fixture"))
+    written.extend(classroom.write_student([FIXTURE], out / "fixture", numbers=[demo_numbers(demo_book)]))
     (out / "fixture" / "demo_checks.py").write_text((FIXTURES / "demo_checks.py").read_text())
     return dict(zip(ALL_NOTEBOOKS, written))
 
@@ -293,13 +301,18 @@ def _run_student(path):
 
 
 @functools.cache
-def plain_book():
+def _plain_book(numbers):
+    return classroom.plain_book(ALL_NOTEBOOKS, numbers=[numbers])
+
+
+@pytest.fixture(scope="module")
+def plain(built_book, demo_book):
     """The book's targets, with the fixture as an extra page (as write_student makes it)."""
-    return classroom.plain_book(ALL_NOTEBOOKS)
+    return _plain_book(demo_numbers(demo_book))
 
 
 @each_notebook
-def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, student):
+def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, student, plain):
     """Cell for cell, by id: the gate cells are gone, a caption cell follows
     each figure, code cells keep their source (solutions cleared), every
     cell keeps its type and metadata, markdown is made plain."""
@@ -325,14 +338,14 @@ def test_student_edition_is_the_notebook_without_solutions_and_outputs(path, stu
             assert b.source == classroom.clear_solution_regions(a.source), where
             assert classroom.CODE_STUB.split("\n")[1] in b.source, where
         elif a.cell_type == "markdown":
-            assert b.source == plain_book().plain(a.source, path.stem), where
+            assert b.source == plain.plain(a.source, path.stem), where
         else:
             assert b.source == a.source, f"{where} changed in the student edition"
         if b.cell_type == "code":
             assert b.outputs == [] and b.execution_count is None, f"{where} keeps its outputs"
 
 
-def student_problems(nb):
+def student_problems(nb, plain):
     """What keeps a notebook of the student, nbgrader or Otter edition from
     reading as plain Markdown: a MyST role or target line left in a markdown
     cell, a figure whose caption is not the markdown cell under it."""
@@ -351,7 +364,7 @@ def student_problems(nb):
         caption = plain_myst.figure_of(cell).get("caption")
         if caption:
             under = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
-            text = plain_book().plain_inline(caption).strip()
+            text = plain.plain_inline(caption).strip()
             if under is None or under.cell_type != "markdown" or text not in under.source:
                 problems.append(f"cell {i + 1}: its figure's caption is not under it as text: {caption[:60]!r}")
             elif not re.match(r"^\*\*Figure (\d+\.)?\d+\.\*\* ", under.source):
@@ -360,23 +373,23 @@ def student_problems(nb):
 
 
 @each_notebook
-def test_student_edition_reads_without_myst(path, student):
+def test_student_edition_reads_without_myst(path, student, plain):
     """What Colab, VS Code and JupyterLab without jupyterlab-myst show: no
     raw role, every figure's caption under it (issue 27)."""
     target = nbformat.read(student[path], as_version=4)
-    problems = student_problems(target)
+    problems = student_problems(target, plain)
     assert not problems, f"{name(path)}, student edition:\n" + "\n".join(problems)
     html = markdown_it.MarkdownIt("commonmark").render(
         "\n\n".join(c.source for c in target.cells if c.cell_type == "markdown"))
     assert not re.search(r"\{(cite|numref|ref|doc|term|eq)", html)
 
 
-def test_the_plain_check_finds_roles_and_missing_captions():
+def test_the_plain_check_finds_roles_and_missing_captions(plain):
     """The check above can fail: the book's own notebooks (MyST) fail it."""
-    problems = student_problems(read(BOOK_NOTEBOOKS[0]))
+    problems = student_problems(read(BOOK_NOTEBOOKS[0]), plain)
     assert any("MyST roles" in p for p in problems) and any("caption" in p for p in problems)
     assert any("target line" in p for p in problems) and any("solution-gate" in p for p in problems)
-    problems = student_problems(read(FIXTURE))
+    problems = student_problems(read(FIXTURE), plain)
     assert any("{numref}" in p for p in problems) and any("{eq}" in p for p in problems)
 
 
@@ -480,7 +493,7 @@ def test_student_fixture_stops_at_each_stub_and_runs_the_rest(student):
     assert not classroom.errors_of(figure) and "image/png" in figure.outputs[0].data
 
 
-def test_make_student_writes_the_edition():
+def test_make_student_writes_the_edition(built_book):
     result = subprocess.run(["make", "--no-print-directory", "student"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
@@ -491,11 +504,12 @@ def test_make_student_writes_the_edition():
     assert re.search(r"^numpy==\S+$", pins, re.M) and re.search(r"^matplotlib==\S+$", pins, re.M)
 
 
-def test_nbtools_student_takes_notebooks_and_an_output_folder(tmp_path):
-    cmd = [sys.executable, str(ROOT / "tools" / "nbtools.py"), "student", "--out", str(tmp_path / "s"), str(FIXTURE)]
+def test_nbtools_student_takes_notebooks_and_an_output_folder(tmp_path, built_book):
+    chapter = BOOK_NOTEBOOKS[0]
+    cmd = [sys.executable, str(ROOT / "tools" / "nbtools.py"), "student", "--out", str(tmp_path / "s"), str(chapter)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "s" / FIXTURE.name).is_file()
+    assert sorted(p.name for p in (tmp_path / "s").glob("*.ipynb")) == [chapter.name]
 
 
 # --- HTML: numbered exercises, solutions behind a toggle ----------------------
@@ -544,12 +558,12 @@ def test_book_html_numbers_exercises_and_hides_solutions(built_book):
             assert f'href="{path.stem}.html#{ex.label}"' in page, f"exercises page does not link {ex.label}"
 
 
-def test_plain_text_names_and_numbers_as_the_built_book(built_book):
+def test_plain_text_names_and_numbers_as_the_built_book(built_book, plain):
     """What the plain editions write for a role is what the built book shows
     for it: figure numbers (each figure's caption and each {numref}, in
     order), exercise numbers, chapter titles for {doc}, section titles for
     {ref}, author-year labels for citations."""
-    book = plain_book()
+    book = plain
     for path in BOOK_NOTEBOOKS:
         doc = book.docs[path.stem]
         soup = bs4.BeautifulSoup((built_book / "book" / (path.stem + ".html")).read_text(), "html.parser")
@@ -602,8 +616,11 @@ def test_plain_text_names_and_numbers_as_the_built_book(built_book):
 
 @pytest.fixture(scope="module")
 def demo_book(tmp_path_factory):
-    """A two-chapter Jupyter Book made of two copies of the fixture, built strictly."""
+    """A two-chapter Jupyter Book made of two copies of the fixture, and the
+    fixture itself as an unnumbered page (its numbers are the ones the
+    student edition of the fixture uses), built strictly."""
     root = tmp_path_factory.mktemp("demo_book")
+    (root / FIXTURE.name).write_text(FIXTURE.read_text())
     for stem in ("ch1", "ch2"):  # labels unique in the book: ex-ch1-norms, fig-ch1-norms, ...
         text = FIXTURE.read_text().replace("-demo-", f"-{stem}-")
         (root / f"{stem}.ipynb").write_text(text)
@@ -615,13 +632,15 @@ def demo_book(tmp_path_factory):
     (root / "_toc.yml").write_text(
         "format: jb-book\nroot: index\nparts:\n"
         "  - caption: Chapters\n    numbered: true\n    chapters:\n      - file: ch1\n      - file: ch2\n"
-        "  - caption: For teachers\n    chapters:\n      - file: exercises\n")
+        "  - caption: For teachers\n    chapters:\n      - file: exercises\n"
+        f"  - caption: Fixture\n    chapters:\n      - file: {FIXTURE.stem}\n")
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     (root / "_config.yml").write_text(yaml.safe_dump({
         "title": "Demo", "only_build_toc_files": True,
         "execute": {"execute_notebooks": "off"},
         "parse": config["parse"],
-        "sphinx": {"extra_extensions": ["sphinx_exercise"]},
+        "sphinx": {"extra_extensions": ["sphinx_exercise"],
+                   "local_extensions": {"posenc_numbers": str(ROOT / "book" / "_ext")}},
     }))
     jb = str(pathlib.Path(sys.executable).parent / "jupyter-book")  # the venv running the tests
     result = subprocess.run([jb, "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"],
@@ -901,7 +920,31 @@ def mini(tmp_path_factory):
     (root / "two.md").write_text("# Chapter two\n\n```{figure} x.png\n:name: fig-two-a\n\nCap.\n```\n\n"
                                  "```{figure} y.png\n:name: fig-two-b\n\nCap.\n```\n")
     (root / "notes.md").write_text("# Notes\n\n(notes-sec)=\n## Rotations\n\nText.\n")
+    write_numbers(root, MINI_NUMBERS)
     return plain_myst.Book(root)
+
+
+# What a build of the mini book numbers and names (book/_ext/posenc_numbers.py
+# writes this for a real build; test_fixture_plain_text_numbers_as_the_demo_book
+# checks a real one against its HTML).
+MINI_NUMBERS = {
+    "index": {"title": "Mini", "number": None, "cited": ["zed2020", "abel2021a", "abel2021b"]},
+    "one": {"title": "Chapter one", "number": 1, "sections": {"one-sec": "A section with $x$"},
+            "figures": {"fig-one-a": "1.1"}, "exercises": {"ex-one-a": "1.1"}, "equations": {"eq-one": "1.1"}},
+    "two": {"title": "Chapter two", "number": 2, "figures": {"fig-two-a": "2.1", "fig-two-b": "2.2"}},
+    "notes": {"title": "Notes", "number": None, "sections": {"notes-sec": "Rotations"}},
+}
+
+
+def write_numbers(root, pages):
+    """``root/_build/numbers.json`` as posenc_numbers writes it, for ``pages``
+    ({name: what the build found}), with the hashes of the sources."""
+    sources = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:16] for p in sorted(root.iterdir())
+               if p.suffix in (".md", ".ipynb", ".yml")}
+    empty = {"title": "", "number": None, "sections": {}, "figures": {}, "exercises": {}, "equations": {}, "cited": []}
+    (root / "_build").mkdir(exist_ok=True)
+    (root / "_build" / "numbers.json").write_text(json.dumps({
+        "root": str(root), "sources": sources, "docs": {name: {**empty, **page} for name, page in pages.items()}}))
 
 
 @pytest.mark.parametrize("source, plain", [
@@ -938,6 +981,23 @@ def mini(tmp_path_factory):
 def test_plain_markdown(mini, source, plain):
     assert mini.plain(source, "one") == plain
     assert not plain_myst.leftover_roles(plain)
+
+
+def test_a_book_changed_since_its_build_is_refused(mini, tmp_path):
+    """The plain editions take their numbers from the build: after a change
+    to a page (or to _toc.yml) they refuse to run until the book is built again."""
+    import shutil
+
+    root = tmp_path / "mini"
+    shutil.copytree(mini.root, root)
+    write_numbers(root, MINI_NUMBERS)
+    assert plain_myst.Book(root).figure_number("fig-two-b") == "2.2"
+    (root / "two.md").write_text((root / "two.md").read_text() + "\nOne more line.\n")
+    with pytest.raises(ValueError, match="two.md changed since the book was built"):
+        plain_myst.Book(root)
+    (root / "_build" / "numbers.json").unlink()
+    with pytest.raises(FileNotFoundError, match="build the book first"):
+        plain_myst.Book(root)
 
 
 def test_plain_book_numbers_chapters_and_their_figures(mini):

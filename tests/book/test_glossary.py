@@ -19,7 +19,7 @@ import nbformat
 import pytest
 import yaml
 
-from tools import glossary_links, plain_myst
+from tools import glossary_links, myst, plain_myst
 from tools.paths import BOOK, ROOT, notebooks
 
 CHAPTERS = notebooks()
@@ -61,8 +61,8 @@ def test_glossary_has_the_terms_the_learner_missed(term):
 
 def test_the_neural_tangent_kernel_entry_is_one_line_with_a_reference():
     text = (BOOK / "glossary.md").read_text()
-    (body,) = [b for name, _, _, b in plain_myst.directive_blocks(text) if name == "glossary"]
-    definition = dict((terms[0], d) for terms, d in plain_myst.glossary_entries(body))["neural tangent kernel"]
+    (body,) = [b for name, _, _, b in myst.directive_blocks(text) if name == "glossary"]
+    definition = dict((terms[0], d) for terms, d in myst.glossary_entries(body))["neural tangent kernel"]
     assert "{cite:p}`jacot2018ntk`" in definition
     assert len(re.findall(r"[.!?](\s|$)", definition)) == 1, definition  # one sentence
 
@@ -72,13 +72,13 @@ def test_each_term_belongs_to_one_entry():
     assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
 
 
-def test_each_entry_is_short_and_links_a_chapter_that_uses_it():
+def test_each_entry_is_short_and_links_a_chapter_that_uses_it(built_book):
     """One or two sentences (plus where the book uses it), and every page
     an entry links as a place where the book uses the term does use it."""
     text = (BOOK / "glossary.md").read_text()
-    (body,) = [b for name, _, _, b in plain_myst.directive_blocks(text) if name == "glossary"]
+    (body,) = [b for name, _, _, b in myst.directive_blocks(text) if name == "glossary"]
     book = plain_myst.Book()
-    for terms, definition in plain_myst.glossary_entries(body):
+    for terms, definition in myst.glossary_entries(body):
         e = entry(terms[0])
         sentences = len(re.findall(r"[.!?](\s|$)", re.sub(r"\$[^$]*\$|e\.g\.|i\.e\.", "", definition)))
         assert 1 <= sentences <= 4, (terms[0], sentences)

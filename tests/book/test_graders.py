@@ -89,7 +89,7 @@ def plain_problems(nb):
     return problems
 
 
-def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path):
+def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path, built_book):
     out = tmp_path / "otter"
     written = classroom.write_otter(notebooks(), out)
     assert [p.parent.name for p in written] == [p.stem for p in CHAPTERS]
@@ -115,7 +115,7 @@ def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path):
 # --- nbgrader ------------------------------------------------------------------------
 
 
-def test_make_nbgrader_writes_a_course_folder_and_keeps_the_rest(tmp_path):
+def test_make_nbgrader_writes_a_course_folder_and_keeps_the_rest(tmp_path, built_book):
     course = tmp_path / "course"
     written = classroom.write_nbgrader(notebooks(), course)
     assert [p.relative_to(course).parts[:2] for p in written] == [("source", p.stem) for p in CHAPTERS]

@@ -13,7 +13,8 @@ from tools.plain_myst import Book
 
 
 @pytest.fixture(scope="module")
-def chapters():
+def chapters(built_book):
+    """The chapters' rows, from the built book's numbers (tools/plain_myst.py)."""
     return teachers.chapters()
 
 
@@ -105,13 +106,13 @@ def _nb(*sources):
     ("Prerequisites: Python and NumPy, nothing else.", []),
     ("It reads best after the others: this chapter builds on {doc}`06_length`.", ["06_length"]),
 ])
-def test_a_stated_prerequisite_is_taken_at_its_word(opening, expected):
+def test_a_stated_prerequisite_is_taken_at_its_word(opening, expected, built_book):
     book = Book()
     nb = _nb(f"# Title\n\nThe question.\n\n{opening}", "## First section\n\n{doc}`01_why` says so.")
     assert teachers.stated_prerequisites(nb.cells, book) == expected
 
 
-def test_without_a_statement_the_references_to_earlier_chapters_count():
+def test_without_a_statement_the_references_to_earlier_chapters_count(built_book):
     book = Book()
     nb = _nb("# Title\n\nWhat a position signal needs, and what a model needs: {doc}`07_stretch` later.",
              "## Section\n\nAs {ref}`where-position-enters` showed, and {numref}`fig-sin-bits`; "

@@ -562,6 +562,31 @@ def test_a_new_scheme_is_one_entry_in_the_table(monkeypatch):
     assert set(grads) == set(new["params"])
 
 
+@pytest.mark.parametrize("kind", ["trained bias", "turned"])
+def test_a_new_scheme_of_any_kind_is_one_entry_and_the_engine_computes_its_definition(kind, monkeypatch):
+    from posenc.schemes import SCHEMES as table
+    from posenc.schemes import Scheme
+
+    if kind == "trained bias":  # Shaw et al.'s clipped distances, one scalar per distance and head
+        new = Scheme("a trained number per clipped distance", bias_table=9,
+                     bias_index=lambda model, n: relative_positions(n, n, max_distance=4) + 4)
+    else:  # RoPE with its own base, as a rotation and nothing else
+        new = Scheme("RoPE of base 100", turned=lambda model, x: rope(x, base=100.0))
+    monkeypatch.setitem(table, "new", new)
+    model = init_model("new", d_model=8, n_heads=2, n_classes=3, causal=True, seed=[3, 4])
+    assert ("R" in model["params"]) == (kind == "trained bias")
+    tokens = order_task(5, 9, seed=1)[0]
+    for logits in engine_logits(model, tokens):
+        np.testing.assert_allclose(logits, forward_by_definition(model, tokens), rtol=0, atol=1e-12)
+    single, labels = unstack(model)[0], np.array([0, 2, 1, 2, 0])
+    _, grads = loss_and_grads(single, tokens, labels)
+    numeric = numerical_grads(single, tokens, labels)
+    for name in single["params"]:
+        assert relative_error(grads[name], numeric[name]) < 1e-6, name
+    trained, _ = train(model, steps=3, seed=[0, 1])
+    assert not np.array_equal(trained["params"]["W_q"], model["params"]["W_q"])
+
+
 # --- issue 28: what the model and its training refuse ------------------------------
 
 

@@ -42,7 +42,8 @@ V4, V5 = "transformers 4.57.6", "transformers 5.24.0"
 
 def test_the_fixture_holds_both_runs_and_their_versions():
     assert set(RUNS) == {V4, V5}
-    assert RUNS[V4]["versions"]["torch"] == RUNS[V5]["versions"]["torch"] == "2.13.0+cpu"
+    assert RUNS[V4]["versions"]["torch"] == "2.13.0+cpu"
+    assert RUNS[V5]["versions"]["torch"] == "2.14.1+cu130"  # issue 39's run, with resample
     assert RUNS[V5]["versions"]["timm"] == "1.0.31"
     for run in RUNS.values():
         assert all(run[key] for key in ("sincos_2d", "interpolate", "rope_index", "mrope",
@@ -189,6 +190,28 @@ def test_interpolate_table_equals_torchs_interpolate(run):
         assert "bicubic" in c["function"] and "align_corners=False" in c["function"]
         ours = interpolate_table(c["table"], c["grid"], c["new_grid"])
         np.testing.assert_allclose(ours, c["resized"], rtol=0, atol=1e-13)
+
+
+def test_timm_resamples_with_antialias_by_default_and_matches_without_it():
+    """timm's resample_abs_pos_embed (issue 39): antialias=True, its default,
+    is another resize; antialias=False is DeiT's and MAE's bicubic call, up to
+    timm's float32."""
+    cases = RUNS[V5]["resample"]
+    assert {(c["name"], tuple(c["new_grid"])) for c in cases} == {
+        ("ramp", (6, 6)), ("ramp", (2, 2)), ("normal", (6, 6)), ("normal", (4, 4))}
+    gaps = {}
+    for c in cases:
+        assert "antialias=..." in c["function"] and "bicubic" in c["function"]
+        ours = interpolate_table(c["table"], c["grid"], c["new_grid"])
+        np.testing.assert_allclose(c["antialias=False"], ours, rtol=0, atol=2e-6)
+        gaps[c["name"], tuple(c["new_grid"])] = np.abs(np.array(c["antialias=True"]) - ours).max()
+    assert all(gap > 0.04 for gap in gaps.values())  # enlarging or shrinking, it differs
+    # the chapter's numbers: the ramp's first row, and the gaps on N(0, 1) tables
+    ramp = next(c for c in cases if c["name"] == "ramp" and c["new_grid"] == [6, 6])
+    first_row = np.array(ramp["antialias=True"]).reshape(6, 6)[0]
+    np.testing.assert_allclose(first_row, [-0.0658, 0.4118, 1.1667, 1.8333, 2.5882, 3.0658],
+                               rtol=0, atol=5e-5)
+    assert round(gaps["normal", (6, 6)], 2) == 0.22 and round(gaps["normal", (4, 4)], 2) == 0.79
 
 
 def test_interpolate_table_keeps_constants_and_its_own_grid():
