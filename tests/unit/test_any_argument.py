@@ -336,6 +336,14 @@ ABOVE_THE_CAP = [
     (training.train, lambda n: dict(model=NONE, steps=n), (CAP - 114688) // 3 + 1),
     (training.held_out_accuracy, lambda n: dict(model=NONE, lengths=(2, n), n_items=1000),
      _first_above(lambda n: 500 * (n - 1) * (n + 2) + n * (840 + 8 * n))),
+    # posenc.cache
+    (posenc.padding_mask, lambda n: dict(attention_mask=np.ones(n, dtype=np.int8)), SIDE),
+    (posenc.packed_position_ids, lambda n: dict(lengths=[n]), CAP // 3 + 1),
+    (posenc.packed_mask, lambda n: dict(lengths=[n]), SIDE),
+    (posenc.sliding_window_mask, lambda n: dict(n=n, window=2), SIDE),
+    (posenc.seen_offsets, lambda n: dict(policy="full", n=n), SIDE),
+    (posenc.logits_per_position, lambda n: dict(model=CAUSAL, tokens=np.zeros((1, n), np.int8)), SIDE),
+    (posenc.decode, lambda n: dict(model=CAUSAL, tokens=np.zeros(n, np.int8)), SIDE),
 ]
 # the rows whose size is the shape of an array, which cannot be 10**400
 SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, model.forward, model.attention_weights,
