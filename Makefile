@@ -17,7 +17,7 @@ export OPENBLAS_CORETYPE := Haswell
 # cannot hide a broken one.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book pdf test execute student otter nbgrader exercises bench lock clean \
+.PHONY: help venv book pdf test execute student otter nbgrader exercises bench replicate lock clean \
 	lab lab-check classroom-venv classroom-check browser-tools lighthouse
 
 help:
@@ -37,6 +37,8 @@ help:
 	@echo "make exercises  rewrite the list of exercises in book/exercises.md"
 	@echo "make bench    time posenc.sinusoidal against the direct formula (writes book/data/bench_sinusoidal.json),"
 	@echo "              and chapter 6's training and scoring before and after issue 25's speed-up"
+	@echo "make replicate  rerun chapter 6's experiment on 9 further sets of 16 seeds, with the fixed-budget"
+	@echo "              control (about 7 CPU-minutes; writes posenc/data/replication_length.json)"
 	@echo "make lock     re-pin requirements.txt from a fresh environment"
 	@echo "make clean    remove _build (keeps .venv)"
 
@@ -146,6 +148,13 @@ bench: $(STAMP)
 	$(BIN)/python -m tools.bench_sinusoidal
 	$(BIN)/python -m tools.bench_training
 	$(BIN)/python -m tools.bench_widgets
+
+# Not a test: chapter 6's design (its cells tagged "replicate") on set 0, the
+# chapter's seeds, and on 9 further sets of 16 seeds with test sets of their
+# own, each with the fixed-budget control of the primary comparisons.
+# One process, nice 10; the chapter shows what it stores.
+replicate: $(STAMP)
+	$(BIN)/python -m tools.replicate_length --sets 9
 
 # Not a test either: Lighthouse's scores (performance above all) depend on
 # the machine's load. Builds the book, serves it on 127.0.0.1 with gzip as a

@@ -110,7 +110,14 @@ def boolean(name, value):
 
 
 def float_dtype(name, value):
-    """A numpy floating dtype such as ``np.float32`` or ``np.float64``."""
+    """A numpy floating dtype such as ``np.float32`` or ``np.float64``.
+
+    ``None`` is refused, although ``np.dtype(None)`` is float64: a caller
+    who passes it means "no dtype", and would get float64 silently.
+    """
+    if value is None:
+        raise TypeError(f"{name} must be a numpy floating dtype such as np.float32 or np.float64, "
+                        "got None")
     try:
         dtype = np.dtype(value)
     except (TypeError, ValueError):
@@ -134,6 +141,48 @@ _NOT_NUMBERS = {
 }
 
 
+def _ml_float(dtype):
+    """True for the floating types of the ml_dtypes package (bfloat16, float8_e5m2...).
+
+    NumPy has no bfloat16; ml_dtypes adds it, with dtype kind ``"V"``, the
+    kind of raw bytes, although its values are real numbers that float64
+    holds exactly.
+    """
+    return dtype.type.__module__.startswith("ml_dtypes") and "float" in dtype.name
+
+
+# What a value that numpy cannot make an array of must be instead, by what is expected.
+_CANNOT_READ = {
+    "numbers": "{name} must be array-like of numbers, got {type} {shown}, which numpy cannot "
+               "make an array of (are its rows of different lengths?)",
+    "integers": "{name} must be integers of at most 64 bits (an int or array-like of ints), "
+                "got {shown}",
+    "booleans": "{name} must be a boolean array (True = may attend), got {shown}",
+    "flags": "{name} must be booleans, one per seed, got {shown}",
+}
+
+
+def asarray(name, value, expected="numbers"):
+    """``np.asarray(value)``, or a ``TypeError`` naming the argument.
+
+    numpy raises ``TypeError`` or ``ValueError`` for a ragged list, and an
+    object's own ``__array__`` may raise anything: a torch tensor that
+    requires grad raises ``RuntimeError``. ``expected`` is ``"numbers"``,
+    ``"integers"``, ``"booleans"`` (a mask) or ``"flags"`` (one per seed),
+    for the message.
+    """
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError):  # a ragged list, for example
+        message = _CANNOT_READ[expected].format(name=name, type=type(value).__name__, shown=show(value))
+        raise TypeError(message) from None
+    except Exception as error:  # noqa: BLE001 - the object's own __array__ failed
+        raise TypeError(
+            f"{name} must be array-like of {expected}, got {type(value).__name__}, which numpy "
+            f"cannot read: {type(error).__name__}: {error}"
+        ) from None
+
+
 def _all_real(arr):
     """True if an object array holds only real numbers (no bool, str or None)."""
     return all(
@@ -154,19 +203,14 @@ def array(name, value, *, ndim=None, min_ndim=None, dtype=float, finite=True, em
     and checks the rest itself. With ``empty=False`` an array without
     entries is refused (there is nothing to draw in it, for example).
     """
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError):  # a ragged list, for example
-        raise TypeError(
-            f"{name} must be array-like of numbers, got {type(value).__name__} {show(value)}, "
-            "which numpy cannot make an array of (are its rows of different lengths?)"
-        ) from None
+    arr = asarray(name, value)
     if arr.dtype.kind == "c":
         raise TypeError(
             f"{name} must hold real numbers, got complex values (dtype {arr.dtype}); "
             f"pass np.real({name}) if the imaginary parts are meant to be dropped"
         )
-    numbers_only = arr.dtype.kind in "iuf" or (arr.dtype.kind == "O" and _all_real(arr))
+    numbers_only = (arr.dtype.kind in "iuf" or _ml_float(arr.dtype)
+                    or (arr.dtype.kind == "O" and _all_real(arr)))
     if dtype is not None and not numbers_only:
         what = "None" if value is None else f"{_NOT_NUMBERS.get(arr.dtype.kind, arr.dtype)} {show(value)}"
         raise TypeError(f"{name} must be array-like of numbers, got {what}")
@@ -198,6 +242,9 @@ def real_array(name, value, **shape):
     :func:`array` (``ndim``, ``min_ndim``, ``finite``, ``empty``).
     """
     arr = array(name, value, dtype=None, finite=False)
+    if _ml_float(arr.dtype):
+        raise TypeError(f"{name} holds {arr.dtype} (ml_dtypes), which numpy cannot compute with: "
+                        f"convert it with {name}.astype(np.float32)")
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold real numbers (integers or floats), got dtype {arr.dtype}")
     return array(name, arr, dtype=None, **shape)
@@ -257,6 +304,30 @@ def entries(what, count, *, hint=None):
     return count
 
 
+def rounded(values, dtype, what, name, given):
+    """``values``, computed in float64, rounded to ``dtype``; refused by name where they overflow it.
+
+    A result too large for its dtype would be returned as ``inf`` (or NaN),
+    silently: this says instead what overflowed (``what``), how large the
+    argument ``name`` was (``given``), and what to do.
+
+    >>> rounded(np.array([1.5, 70000.0]), np.float16, "x doubled", "x", [0.75, 35000.0])
+    Traceback (most recent call last):
+        ...
+    ValueError: x doubled does not fit in float16 (x holds entries up to 3.5e+04 in size; the largest float16 is 6.55e+04): scale x down or pass it in a wider dtype
+    """
+    dtype = np.dtype(dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+        out = values.astype(dtype, copy=False)
+    if np.isfinite(out).all():
+        return out
+    raise ValueError(
+        f"{what} does not fit in {dtype} ({name} holds entries up to {np.abs(given).max():.3g} "
+        f"in size; the largest {dtype} is {np.finfo(dtype).max:.3g}): scale {name} down or "
+        "pass it in a wider dtype"
+    )
+
+
 def integer_array(name, value, *, dtype=np.int64, low=None, high=None, what=None):
     """Convert to a numpy array of integers: ``int64`` unless ``dtype`` says otherwise.
 
@@ -276,13 +347,7 @@ def integer_array(name, value, *, dtype=np.int64, low=None, high=None, what=None
         ...
     TypeError: ids must be integers of at most 64 bits (an int or array-like of ints), got [1.0] (dtype float64)
     """
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError, OverflowError):  # a ragged list, for example
-        raise TypeError(
-            f"{name} must be integers of at most 64 bits (an int or array-like of ints), "
-            f"got {show(value)}"
-        ) from None
+    arr = asarray(name, value, "integers")
     if arr.size == 0 and arr.dtype.kind == "f":
         arr = arr.astype(np.int64)  # np.asarray([]) is float64, but holds no float
     if arr.dtype.kind not in "iu":  # bools, floats, strings, objects (ints beyond 64 bits)

@@ -53,18 +53,24 @@ def softmax(x, axis=-1):
     array([[0.5, 0.5],
            [1. , 0. ]])
     """
+    x, axis = _validate_softmax(x, axis)
+    m = np.max(x, axis=axis, keepdims=True)
+    with np.errstate(over="ignore"):  # x - m <= 0 can only overflow to -inf: weight 0
+        e = np.exp(x - m)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _validate_softmax(x, axis):
+    """The checks of :func:`softmax`: logits, an axis, a finite entry in every slice."""
     x = _checks.logits("x", x)
     if x.ndim == 0 or x.size == 0:
         raise ValueError(f"x must have at least one axis and one entry, got shape {x.shape}")
     axis = _checks.integer("axis", axis)
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis must be in [{-x.ndim}, {x.ndim - 1}] for x of shape {x.shape}, got {axis}")
-    m = np.max(x, axis=axis, keepdims=True)
-    if np.isneginf(m).any():
+    if np.isneginf(x).all(axis=axis).any():
         raise ValueError("every slice of x along axis needs at least one finite entry")
-    with np.errstate(over="ignore"):  # x - m <= 0 can only overflow to -inf: weight 0
-        e = np.exp(x - m)
-    return e / e.sum(axis=axis, keepdims=True)
+    return x, axis
 
 
 def causal_mask(n):
@@ -91,9 +97,15 @@ def causal_mask(n):
            [ True,  True, False],
            [ True,  True,  True]])
     """
+    n = _validate_causal_mask(n)
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def _validate_causal_mask(n):
+    """The checks of :func:`causal_mask`: ``n >= 1``, and the cap."""
     n = _checks.positive_int("n", n)
     _checks.entries(f"n ** 2 = {_checks.show(n)} ** 2", 2 * n**2)  # the ones, and the mask
-    return np.tril(np.ones((n, n), dtype=bool))
+    return n
 
 
 def attention(q, k, v, *, mask=None, bias=None):
@@ -223,12 +235,7 @@ def _scores(q, k, bias):
 
 def _boolean_mask(mask):
     """``mask`` as a numpy array of booleans (True = may attend)."""
-    try:
-        mask = np.asarray(mask)
-    except (TypeError, ValueError):  # a ragged list, for example
-        raise TypeError(
-            f"mask must be a boolean array (True = may attend), got {_checks.show(mask)}"
-        ) from None
+    mask = _checks.asarray("mask", mask, "booleans")
     if mask.dtype != bool:
         raise TypeError(f"mask must be a boolean array (True = may attend), got dtype {mask.dtype}")
     return mask

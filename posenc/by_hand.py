@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from . import _checks
-from .sinusoidal import MAX_POSITION
+from .sinusoidal import MAX_POSITION, _base
 
 __all__ = ["explain_entry"]
 
@@ -69,21 +69,7 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
     >>> print(explain_entry(1, 1, 4).splitlines()[-1])
       value     cos(1) = 0.5403
     """
-    pos = _checks.integer("pos", pos, minimum=-MAX_POSITION, maximum=MAX_POSITION)
-    d_model = _checks.positive_int("d_model", d_model)
-    dim = _checks.integer("dim", dim, minimum=0)
-    if dim >= d_model:
-        raise ValueError(f"dim must be in 0 .. d_model - 1 = {d_model - 1}, got {dim}")
-    base = _checks.real("base", base)
-    if base <= 1:  # as posenc.sinusoidal refuses it
-        raise ValueError(
-            f"base must be greater than 1, so that the frequencies base**(-2i/d_model) "
-            f"fall from 1 towards 1/base; got {base}"
-        )
-    precision = _checks.integer("precision", precision, minimum=1)
-    if precision > 15:
-        raise ValueError(f"precision must be at most 15 decimals, got {precision}")
-
+    pos, dim, d_model, base, precision = _validate_explain_entry(pos, dim, d_model, base, precision)
     i = dim // 2
     func, parity = (math.sin, "even, so a sine") if dim % 2 == 0 else (math.cos, "odd, so a cosine")
     exponent = 2 * i / d_model
@@ -105,3 +91,17 @@ def explain_entry(pos, dim, d_model, *, base=10000.0, precision=4):
             f"  value     {name}({g(angle)}) = {value:.{precision}f}",
         ]
     )
+
+
+def _validate_explain_entry(pos, dim, d_model, base, precision):
+    """The arguments as plain Python numbers, checked as :func:`posenc.sinusoidal` checks them."""
+    pos = _checks.integer("pos", pos, minimum=-MAX_POSITION, maximum=MAX_POSITION)
+    d_model = _checks.positive_int("d_model", d_model)
+    dim = _checks.integer("dim", dim, minimum=0)
+    if dim >= d_model:
+        raise ValueError(f"dim must be in 0 .. d_model - 1 = {d_model - 1}, got {dim}")
+    base = _base(base)  # as posenc.sinusoidal refuses it
+    precision = _checks.integer("precision", precision, minimum=1)
+    if precision > 15:
+        raise ValueError(f"precision must be at most 15 decimals, got {precision}")
+    return pos, dim, d_model, base, precision

@@ -50,11 +50,14 @@ SCHEME_STYLE = {
     "rope": {"color": PALETTE["green"], "marker": "^"},
     "alibi": {"color": PALETTE["purple"], "marker": "D"},
     "t5": {"color": PALETTE["vermillion"], "marker": "v"},
+    "sinusoidal_2d": {"color": PALETTE["sky"], "marker": "p"},
+    "rope_2d": {"color": PALETTE["black"], "marker": "P"},
 }
-"""One colour and one marker per position scheme.
+"""One colour and one marker per position scheme of ``posenc.schemes.SCHEMES``.
 
 Use as ``ax.plot(x, y, **SCHEME_STYLE["rope"])``. Colour and marker both
-differ, so lines stay apart in grey print too.
+differ, so lines stay apart in grey print too. The grid schemes of chapter 8
+take the light blue of MAE's table and black.
 """
 
 FIGURE_WIDTH = 6.6

@@ -46,13 +46,19 @@ def grid_positions(height, width):
            [1, 1],
            [1, 2]])
     """
+    height, width = _validate_grid_positions(height, width)
+    i = np.arange(height * width)
+    return np.stack([i // width, i % width], axis=1)
+
+
+def _validate_grid_positions(height, width):
+    """The checks of :func:`grid_positions`: two sizes >= 1, and the cap."""
     height = _checks.positive_int("height", height)
     width = _checks.positive_int("width", width)
     # the index, its row, its column, and the pairs
     _checks.entries(f"height * width = {_checks.show(height)} * {_checks.show(width)}",
                     5 * height * width)
-    i = np.arange(height * width)
-    return np.stack([i // width, i % width], axis=1)
+    return height, width
 
 
 def sinusoidal_2d(height, width, d_model, *, base=10000.0, layout="halves"):
@@ -98,6 +104,16 @@ def sinusoidal_2d(height, width, d_model, *, base=10000.0, layout="halves"):
     >>> bool((pe[1, 4:] == pe[0, 4:]).all())  # the same row: the same second half
     True
     """
+    _validate_sinusoidal_2d(height, width, d_model, layout)
+    half = d_model // 2
+    by_column = sinusoidal(width, half, base=base, layout=layout)  # (width, d/2)
+    by_row = sinusoidal(height, half, base=base, layout=layout)  # (height, d/2)
+    rows, cols = grid_positions(height, width).T
+    return np.concatenate([by_column[cols], by_row[rows]], axis=1)
+
+
+def _validate_sinusoidal_2d(height, width, d_model, layout):
+    """The checks of :func:`sinusoidal_2d`: sizes, a width of whole pairs in each half, the cap."""
     height = _checks.positive_int("height", height)
     width = _checks.positive_int("width", width)
     d_model = _checks.positive_int("d_model", d_model)
@@ -105,15 +121,10 @@ def sinusoidal_2d(height, width, d_model, *, base=10000.0, layout="halves"):
         raise ValueError(
             f"d_model must be divisible by 4 (two halves of whole sine-cosine pairs), got {d_model}"
         )
-    layout = _checks.choice("layout", layout, LAYOUTS)
+    _checks.choice("layout", layout, LAYOUTS)
     # the table and its two halves, and the grid's positions
     _checks.entries(f"height * width * d_model = {_checks.show(height)} * {_checks.show(width)} "
                     f"* {_checks.show(d_model)}", 2 * height * width * d_model + 5 * height * width)
-    half = d_model // 2
-    by_column = sinusoidal(width, half, base=base, layout=layout)  # (width, d/2)
-    by_row = sinusoidal(height, half, base=base, layout=layout)  # (height, d/2)
-    rows, cols = grid_positions(height, width).T
-    return np.concatenate([by_column[cols], by_row[rows]], axis=1)
 
 
 def _cubic_weights(n_in, n_out):
@@ -184,6 +195,21 @@ def interpolate_table(table, grid, new_grid):
     >>> interpolate_table(table, (2, 2), (1, 1)).ravel()  # one patch: the centre
     array([1.5])
     """
+    table, (height, width), (new_height, new_width) = _validate_interpolate_table(table, grid, new_grid)
+    image = table.astype(np.float64).reshape(height, width, -1)
+    rows, cols = _cubic_weights(height, new_height), _cubic_weights(width, new_width)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by name just below
+        out = np.einsum("Rr,rcd,Cc->RCd", rows, image, cols)  # each axis in turn
+    dtype = table.dtype if table.dtype.kind == "f" else np.dtype(np.float64)
+    return _checks.rounded(out.reshape(new_height * new_width, -1), dtype, _OVERSHOOT, "table", table)
+
+
+# Keys' kernel has negative lobes: next to a sharp step the result overshoots the table
+_OVERSHOOT = "table resized bicubically (Keys' kernel overshoots its inputs next to a sharp step)"
+
+
+def _validate_interpolate_table(table, grid, new_grid):
+    """The checks of :func:`interpolate_table`: the table, its two grids, and the cap."""
     height, width = _grid("grid", grid)
     new_height, new_width = _grid("new_grid", new_grid)
     table = _checks.real_array("table", table, ndim=2)
@@ -199,11 +225,7 @@ def interpolate_table(table, grid, new_grid):
                     "new_width * width, and the tables",
                     new_height * height + new_width * width + 16 * (new_height + new_width)
                     + height * width * d + 2 * new_height * new_width * d)
-    dtype = table.dtype if table.dtype.kind == "f" else np.dtype(np.float64)
-    image = table.astype(np.float64).reshape(height, width, -1)
-    rows, cols = _cubic_weights(height, new_height), _cubic_weights(width, new_width)
-    out = np.einsum("Rr,rcd,Cc->RCd", rows, image, cols)  # each axis in turn
-    return out.reshape(new_height * new_width, -1).astype(dtype, copy=False)
+    return table, (height, width), (new_height, new_width)
 
 
 def _grid(name, value):
@@ -260,6 +282,15 @@ def rope_2d(x, positions, *, base=100.0, layout="interleaved"):
     array([[ 1.    ,  1.    ,  1.    ,  1.    ],
            [ 1.    ,  1.    , -0.3012,  1.3818]])
     """
+    x, positions = _validate_rope_2d(x, positions, base)
+    half = x.shape[-1] // 2
+    by_column = rope(x[..., :half], positions[:, 1], base=base, layout=layout)
+    by_row = rope(x[..., half:], positions[:, 0], base=base, layout=layout)
+    return np.concatenate([by_column, by_row], axis=-1)
+
+
+def _validate_rope_2d(x, positions, base):
+    """The checks of :func:`rope_2d`: two halves of whole pairs, a (row, column) per row, a base."""
     x = _checks.real_array("x", x, min_ndim=2)
     n, d = x.shape[-2], x.shape[-1]
     if d % 4 or d == 0:
@@ -272,10 +303,8 @@ def rope_2d(x, positions, *, base=100.0, layout="interleaved"):
             f"positions must hold one (row, column) per row of x, shape ({n}, 2), "
             f"got {positions.shape}"
         )
-    half = d // 2
-    by_column = rope(x[..., :half], positions[:, 1], base=base, layout=layout)
-    by_row = rope(x[..., half:], positions[:, 0], base=base, layout=layout)
-    return np.concatenate([by_column, by_row], axis=-1)
+    _checks.real("base", base)  # None would be rope's own default, 10000, not this one's 100
+    return x, positions
 
 
 def _rope_2d_angles(rows, cols, d, base):
@@ -443,8 +472,21 @@ def mrope(x, position_ids, *, sections, base=10000.0):
     ...                     rope(x, [3, 4], layout="halves")))
     True
     """
+    x, ids, sections = _validate_mrope(x, position_ids, sections)
+    theta = frequencies(x.shape[-1], base=base)  # (d/2,)
+    follows = np.repeat(np.arange(len(sections)) % 3, sections)  # which id each pair follows
+    angles = ids.astype(np.float64)[follows].T * theta  # (n, d/2); finite, as theta <= 1
+    cos = _per_coordinate(np.cos(angles), "halves")
+    sin = _per_coordinate(np.sin(angles), "halves")
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by name just below
+        turned = _turn(x.astype(np.float64), cos, sin, "halves")
+    dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+    return _checks.rounded(turned, dtype, "x turned by its angles", "x", x)
+
+
+def _validate_mrope(x, position_ids, sections):
+    """The checks of :func:`mrope`: three ids per row of ``x``, sections that fill its pairs."""
     x = _checks.real_array("x", x, min_ndim=2)
-    out_dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
     n, d = x.shape[-2], x.shape[-1]
     ids = _checks.real_array("position_ids", position_ids, ndim=2)
     if ids.shape != (3, n):
@@ -458,12 +500,10 @@ def mrope(x, position_ids, *, sections, base=10000.0):
             f"sections must add up to d / 2 pairs, {d // 2} for x of width {d} "
             f"(d = 2 * sum(sections)); got {list(sections)}, which add up to {sum(sections)}"
         )
-    theta = frequencies(d, base=base)  # (d/2,)
-    follows = np.repeat(np.arange(len(sections)) % 3, sections)  # which id each pair follows
-    angles = ids.astype(np.float64)[follows].T * theta  # (n, d/2); finite, as theta <= 1
-    cos = _per_coordinate(np.cos(angles), "halves")
-    sin = _per_coordinate(np.sin(angles), "halves")
-    return _turn(x.astype(np.float64), cos, sin, "halves").astype(out_dtype, copy=False)
+    if d == 0:
+        raise ValueError("the last dimension of x must be even and at least 2 to form pairs, "
+                         "got 0 (and sections hold no pair)")
+    return x, ids, sections
 
 
 def _sections(value):

@@ -166,8 +166,17 @@ def float_format(fmt, *, name="fmt"):
     >>> float_format("bfloat16").name
     'bfloat16'
     """
+    key = _validate_float_format(fmt, name)
+    return fmt if isinstance(fmt, FloatFormat) else FORMATS[key]
+
+
+def _validate_float_format(fmt, name):
+    """The key of ``fmt`` in ``FORMATS`` (None for a FloatFormat), or an error naming ``name``."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, the argument's name for the message, got "
+                        f"{_checks.show(name)}")
     if isinstance(fmt, FloatFormat):
-        return fmt
+        return None
     key = fmt
     if fmt is not None and not isinstance(fmt, str):  # np.dtype(None) would be float64
         try:
@@ -178,7 +187,7 @@ def float_format(fmt, *, name="fmt"):
         allowed = ", ".join(repr(k) for k in FORMATS)
         raise ValueError(f"{name} must be one of {allowed} (or np.float16, "
                          f"np.float32, np.float64, or a posenc.FloatFormat), got {fmt!r}")
-    return FORMATS[key]
+    return key
 
 
 def round_to(x, fmt):
@@ -235,9 +244,7 @@ def round_to(x, fmt):
     array([57344., 57344.,    inf])
     """
     value = x
-    with np.errstate(invalid="ignore"):  # a signalling NaN becomes a quiet one, silently
-        x = _checks.array("x", x, finite=False)
-    f = float_format(fmt)
+    x, f = _validate_round_to(x, fmt)
     with np.errstate(invalid="ignore", over="ignore"):
         _, e = np.frexp(x)  # x = m * 2**e with 0.5 <= |m| < 1: the leading bit is 2**(e-1)
         q = np.ldexp(1.0, np.maximum(e - 1, f.emin) - f.fraction_bits)
@@ -249,6 +256,13 @@ def round_to(x, fmt):
     for index, n in _large_integers(value):
         y.flat[index] = _round_integer(n, f)
     return y
+
+
+def _validate_round_to(x, fmt):
+    """``x`` as a float64 array (NaN and inf allowed) and ``fmt`` as a FloatFormat."""
+    with np.errstate(invalid="ignore"):  # a signalling NaN becomes a quiet one, silently
+        x = _checks.array("x", x, finite=False)
+    return x, float_format(fmt)
 
 
 def _large_integers(value):
@@ -307,9 +321,7 @@ def float_bits(x, fmt):
     >>> float_bits(57344, FloatFormat("E5M2", 5, 2))
     '0 11110 11'
     """
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"x must be a real number, got {x!r} of type {type(x).__name__}")
-    f = float_format(fmt)
+    f = _validate_float_bits(x, fmt)
     value = float(round_to(x, f))
     sign = int(np.signbit(value))
     magnitude = abs(value)
@@ -325,6 +337,13 @@ def float_bits(x, fmt):
         fraction = int((magnitude / 2.0**exponent - 1) * 2**f.fraction_bits)
     text = format(field, f"0{f.exponent_bits}b")
     return f"{sign} {text} {fraction:0{f.fraction_bits}b}"
+
+
+def _validate_float_bits(x, fmt):
+    """``fmt`` as a FloatFormat, once ``x`` is checked to be one real number."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"x must be a real number, got {_checks.show(x)} of type {type(x).__name__}")
+    return float_format(fmt)
 
 
 def rope_angles(positions, head_dim, *, base=10000.0, compute="float64",

@@ -56,15 +56,22 @@ def relative_positions(q_len, k_len, max_distance=None):
     array([[-3, -2, -1,  0,  1],
            [-4, -3, -2, -1,  0]])
     """
+    q_len, k_len, max_distance = _validate_relative_positions(q_len, k_len, max_distance)
+    rel = np.arange(k_len)[None, :] - np.arange(q_len)[:, None]
+    if max_distance is not None:
+        rel = np.clip(rel, -max_distance, max_distance)
+    return rel
+
+
+def _validate_relative_positions(q_len, k_len, max_distance):
+    """The checks of :func:`relative_positions`, and the cap."""
     q_len = _checks.positive_int("q_len", q_len)
     k_len = _checks.positive_int("k_len", k_len)
     _checks.entries(f"q_len * k_len = {_checks.show(q_len)} * {_checks.show(k_len)}",
                     2 * q_len * k_len + q_len + k_len)
-    rel = np.arange(k_len)[None, :] - np.arange(q_len)[:, None]
     if max_distance is not None:
         max_distance = _checks.integer("max_distance", max_distance, minimum=0)
-        rel = np.clip(rel, -max_distance, max_distance)
-    return rel
+    return q_len, k_len, max_distance
 
 
 def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_distance=128):
@@ -128,13 +135,8 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     >>> t5_bucket([-200, 200])
     array([15, 31])
     """
-    rel = _checks.integer_array("relative_position", relative_position, dtype=None)
-    bidirectional = _checks.boolean("bidirectional", bidirectional)
-    num_buckets = _checks.integer(
-        "num_buckets", num_buckets, minimum=4 if bidirectional else 2, maximum=2**62
-    )
-    max_distance = _checks.integer("max_distance", max_distance, minimum=1, maximum=2**62)
-
+    rel, bidirectional, num_buckets, max_distance = _validate_t5_bucket(
+        relative_position, bidirectional, num_buckets, max_distance)
     # The distance |rel| as uint64, which holds it for every int64 and uint64:
     # np.abs(int64.min) would wrap round to int64.min. For rel < 0, rel + 1
     # cannot overflow, and |rel + 1| = |rel| - 1 fits in the signed type.
@@ -142,19 +144,12 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     distance = np.abs(rel + past).astype(np.uint64) + past
     bucket = np.zeros(rel.shape, dtype=np.int64)
     if bidirectional:
-        if num_buckets % 2:
-            raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
         num_buckets //= 2
         bucket += (rel > 0) * num_buckets  # keys after the query use the upper half
         n = distance
     else:
         n = np.where(past, distance, np.uint64(0))  # distance back; future keys count as 0
     max_exact = num_buckets // 2
-    if max_distance <= max_exact:
-        raise ValueError(
-            f"max_distance must exceed the {max_exact} exactly-represented distances, "
-            f"got {max_distance}"
-        )
     # log-spaced buckets for n >= max_exact, in float32 as in T5's code
     ratio = np.log(np.maximum(n, max_exact).astype(np.float32) / np.float32(max_exact))
     scale = np.float32(math.log(max_distance / max_exact))
@@ -167,6 +162,25 @@ def t5_bucket(relative_position, *, bidirectional=True, num_buckets=32, max_dist
     large = np.minimum(max_exact + steps.astype(np.int64), num_buckets - 1)
     small = np.minimum(n, max_exact).astype(np.int64)  # n itself where n < max_exact
     return bucket + np.where(n < max_exact, small, large)
+
+
+def _validate_t5_bucket(relative_position, bidirectional, num_buckets, max_distance):
+    """The checks of :func:`t5_bucket`: integers, and buckets that leave room for the log scale."""
+    rel = _checks.integer_array("relative_position", relative_position, dtype=None)
+    bidirectional = _checks.boolean("bidirectional", bidirectional)
+    num_buckets = _checks.integer(
+        "num_buckets", num_buckets, minimum=4 if bidirectional else 2, maximum=2**62
+    )
+    max_distance = _checks.integer("max_distance", max_distance, minimum=1, maximum=2**62)
+    if bidirectional and num_buckets % 2:
+        raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2  # per side
+    if max_distance <= max_exact:
+        raise ValueError(
+            f"max_distance must exceed the {max_exact} exactly-represented distances, "
+            f"got {max_distance}"
+        )
+    return rel, bidirectional, num_buckets, max_distance
 
 
 def alibi_slopes(n_heads):
@@ -262,6 +276,17 @@ def alibi_bias(n_heads, length, *, causal=True):
            [-0.5,  0. , -inf],
            [-1. , -0.5,  0. ]])
     """
+    n_heads, length, causal = _validate_alibi_bias(n_heads, length, causal)
+    distance = np.abs(relative_positions(length, length))
+    bias = alibi_slopes(n_heads)[:, None, None] * -distance  # int -0 is 0: no -0.0
+    if causal:
+        future = np.triu(np.ones((length, length), dtype=bool), k=1)
+        bias[:, future] = -np.inf
+    return bias
+
+
+def _validate_alibi_bias(n_heads, length, causal):
+    """The checks of :func:`alibi_bias`, and the cap."""
     n_heads = _heads(n_heads)
     length = _checks.positive_int("length", length)
     causal = _checks.boolean("causal", causal)
@@ -271,9 +296,4 @@ def alibi_bias(n_heads, length, *, causal=True):
                     (n_heads + 3) * length**2,
                     hint="for longer sequences, add -m * |i - j| block by block with the "
                          "slopes of alibi_slopes")
-    distance = np.abs(relative_positions(length, length))
-    bias = alibi_slopes(n_heads)[:, None, None] * -distance  # int -0 is 0: no -0.0
-    if causal:
-        future = np.triu(np.ones((length, length), dtype=bool), k=1)
-        bias[:, future] = -np.inf
-    return bias
+    return n_heads, length, causal

@@ -76,15 +76,7 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
     >>> frequencies(6, endpoint=True)
     array([1.e+00, 1.e-02, 1.e-04])
     """
-    d_model = _checks.positive_int("d_model", d_model)
-    base = _checks.real("base", base)
-    if base <= 1:
-        raise ValueError(
-            f"base must be greater than 1, so that the frequencies base**(-2i/d_model) "
-            f"fall from 1 towards 1/base; got {base}"
-        )
-    endpoint = _checks.boolean("endpoint", endpoint)
-    _checks.entries(f"d_model = {_checks.show(d_model)}", 3 * ((d_model + 1) // 2))
+    d_model, base, endpoint = _validate_frequencies(d_model, base, endpoint)
     n = (d_model + 1) // 2  # one frequency per (sin, cos) pair
     i = np.arange(n)
     if endpoint:
@@ -92,6 +84,15 @@ def frequencies(d_model, *, base=10000.0, endpoint=False):
     else:
         exponent = 2 * i / d_model  # 0, ..., just below 1
     return base**-exponent
+
+
+def _validate_frequencies(d_model, base, endpoint):
+    """The checks of :func:`frequencies`: a width, a base greater than 1, and the cap."""
+    d_model = _checks.positive_int("d_model", d_model)
+    base = _base(base)
+    endpoint = _checks.boolean("endpoint", endpoint)
+    _checks.entries(f"d_model = {_checks.show(d_model)}", 3 * ((d_model + 1) // 2))
+    return d_model, base, endpoint
 
 
 def wavelengths(d_model, *, base=10000.0, endpoint=False):
@@ -189,27 +190,13 @@ def sinusoidal(
     array([[0.    , 0.    , 1.    , 1.    ],
            [0.8415, 0.01  , 0.5403, 1.    ]])
     """
-    length = _checks.positive_int("length", length)
-    d_model = _checks.positive_int("d_model", d_model)
-    start = _checks.integer("start", start)
-    if start < -MAX_POSITION or start + length - 1 > MAX_POSITION:
-        raise ValueError(
-            "start and length must keep the positions start, ..., start + length - 1 "
-            "within -2**53 to 2**53, where float64 still tells neighbouring integers "
-            f"apart; got start={_checks.show(start)} and length={_checks.show(length)}"
-        )
-    block = length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
-    n_blocks, n_pairs = -(-length // block), (d_model + 1) // 2
-    # the table, and the sines, cosines and turns of the first block (complex)
-    _checks.entries(f"length * d_model = {_checks.show(length)} * {_checks.show(d_model)}",
-                    length * d_model + 6 * (block + n_blocks) * n_pairs)
-    layout = _checks.choice("layout", layout, LAYOUTS)
-    dtype = _checks.float_dtype("dtype", dtype)
+    length, d_model, start, dtype = _validate_sinusoidal(length, d_model, start, layout, dtype)
     omega = frequencies(d_model, base=base, endpoint=endpoint)
     n_sin, n_cos = len(omega), d_model // 2  # an odd width has one more sine
 
     # Rows come in blocks of ceil(sqrt(length)) positions, each block the first
     # one rotated (see _rotation_blocks); a short table is one block, the formula.
+    block = _block(length)
     blocks = _rotation_blocks(start, length, omega, block)
 
     pe = np.empty((length, d_model), dtype=dtype)
@@ -231,6 +218,42 @@ def sinusoidal(
             pe[rows, sin_cols] = z.real
             pe[rows, cos_cols] = z.imag[:, :n_cos]
     return pe
+
+
+def _base(base):
+    """The base of the frequency ladder: a real number greater than 1."""
+    base = _checks.real("base", base)
+    if base <= 1:
+        raise ValueError(
+            f"base must be greater than 1, so that the frequencies base**(-2i/d_model) "
+            f"fall from 1 towards 1/base; got {base}"
+        )
+    return base
+
+
+def _block(length):
+    """Rows per block of :func:`sinusoidal`: the whole table up to ``_DIRECT_ROWS``, else ceil(sqrt(length))."""
+    return length if length <= _DIRECT_ROWS else math.isqrt(length - 1) + 1
+
+
+def _validate_sinusoidal(length, d_model, start, layout, dtype):
+    """The checks of :func:`sinusoidal`: the sizes and ``start`` as ints, ``dtype`` as a dtype."""
+    length = _checks.positive_int("length", length)
+    d_model = _checks.positive_int("d_model", d_model)
+    start = _checks.integer("start", start)
+    if start < -MAX_POSITION or start + length - 1 > MAX_POSITION:
+        raise ValueError(
+            "start and length must keep the positions start, ..., start + length - 1 "
+            "within -2**53 to 2**53, where float64 still tells neighbouring integers "
+            f"apart; got start={_checks.show(start)} and length={_checks.show(length)}"
+        )
+    block = _block(length)
+    n_blocks, n_pairs = -(-length // block), (d_model + 1) // 2
+    # the table, and the sines, cosines and turns of the first block (complex)
+    _checks.entries(f"length * d_model = {_checks.show(length)} * {_checks.show(d_model)}",
+                    length * d_model + 6 * (block + n_blocks) * n_pairs)
+    _checks.choice("layout", layout, LAYOUTS)
+    return length, d_model, start, _checks.float_dtype("dtype", dtype)
 
 
 def _direct(positions, omega):
@@ -357,15 +380,7 @@ def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endp
     >>> bool(np.allclose(M @ pe[2], pe[5]))
     True
     """
-    offset = _checks.real("offset", offset)
-    d_model = _checks.positive_int("d_model", d_model)
-    if d_model % 2:
-        raise ValueError(
-            f"d_model must be even for a rotation matrix (an unpaired sine column "
-            f"has no cosine to rotate with), got {d_model}"
-        )
-    _checks.entries(f"d_model ** 2 = {_checks.show(d_model)} ** 2", d_model**2 + 3 * d_model)
-    layout = _checks.choice("layout", layout, LAYOUTS)
+    offset, d_model = _validate_rotation_matrix(offset, d_model, layout)
     omega = frequencies(d_model, base=base, endpoint=endpoint)
     half = d_model // 2
     if layout == "interleaved":
@@ -380,3 +395,17 @@ def rotation_matrix(offset, d_model, *, base=10000.0, layout="interleaved", endp
     M[cos_col, sin_col] = -s
     M[cos_col, cos_col] = c
     return M
+
+
+def _validate_rotation_matrix(offset, d_model, layout):
+    """The checks of :func:`rotation_matrix`: ``offset`` as a float, ``d_model`` as an int."""
+    offset = _checks.real("offset", offset)
+    d_model = _checks.positive_int("d_model", d_model)
+    if d_model % 2:
+        raise ValueError(
+            f"d_model must be even for a rotation matrix (an unpaired sine column "
+            f"has no cosine to rotate with), got {d_model}"
+        )
+    _checks.entries(f"d_model ** 2 = {_checks.show(d_model)} ** 2", d_model**2 + 3 * d_model)
+    _checks.choice("layout", layout, LAYOUTS)
+    return offset, d_model

@@ -38,8 +38,10 @@ Everything here is NumPy; Student's t quantile is computed exactly
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from importlib import resources
 
 import numpy as np
 
@@ -48,7 +50,7 @@ from . import _checks
 __all__ = ["Estimate", "standard_error", "over_seeds", "seeds_and_items", "pair_means",
            "paired_difference", "t_quantile", "decide", "converged", "CONVERGED_ACCURACY",
            "rankable", "group_estimate", "t_pvalue", "sign_flip_pvalue", "holm", "decide_family",
-           "power", "Comparison", "compare", "pool", "RANK_SHARE", "MARGIN"]
+           "power", "Comparison", "compare", "pool", "replication", "RANK_SHARE", "MARGIN"]
 
 #: The held-out accuracy that the book's convergence rule asks for at every training length.
 CONVERGED_ACCURACY = 0.99
@@ -58,8 +60,14 @@ CONVERGED_ACCURACY = 0.99
 _LARGEST = 1e150
 
 
-def _values(name, value, **shape):
-    """Numbers to take means and variances of: finite, not empty, and small enough to square."""
+def _values(name, value, *, booleans=False, **shape):
+    """Numbers to take means and variances of: finite, not empty, and small enough to square.
+
+    With ``booleans``, an array of booleans counts True as 1 (right
+    answers, ``answers == labels``).
+    """
+    if booleans and isinstance(value, np.ndarray) and value.dtype == bool:
+        value = value.astype(float)
     arr = _checks.array(name, value, empty=False, **shape)
     if np.abs(arr).max() > _LARGEST:
         raise ValueError(f"{name} holds values up to {np.abs(arr).max():.3g} in size; the statistics "
@@ -80,6 +88,17 @@ class Estimate:
     df: int
     n_seeds: int
     n_items: int | None = None
+
+    def __post_init__(self):
+        # decide() trusts an Estimate: a negative se once made [+3.18, -3.18] "clear"
+        checked = {"mean": _checks.real("mean", self.mean),
+                   "se": _checks.real("se", self.se, at_least=0.0),
+                   "df": _checks.integer("df", self.df, minimum=1),
+                   "n_seeds": _checks.integer("n_seeds", self.n_seeds, minimum=1)}
+        if self.n_items is not None:
+            checked["n_items"] = _checks.integer("n_items", self.n_items, minimum=1)
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)  # plain Python numbers (frozen dataclass)
 
     def interval(self, level=0.95):
         """The ``level`` t-interval ``(low, high)``: mean ± t_quantile(df, level) · se."""
@@ -169,7 +188,7 @@ def seeds_and_items(scores):
     >>> print(e, e.df)
     0.625 ± 0.239 1
     """
-    scores = _values("scores", scores, ndim=2)
+    scores = _values("scores", scores, booleans=True, ndim=2)
     M, J = scores.shape
     if J < 2:
         raise ValueError(f"scores needs at least 2 test items (columns), got shape {scores.shape}")
@@ -204,9 +223,7 @@ def pair_means(scores):
     >>> pair_means(np.array([True, False, True, True]))
     array([1. , 0.5])
     """
-    if isinstance(scores, np.ndarray) and scores.dtype == bool:
-        scores = scores.astype(float)
-    scores = _values("scores", scores, min_ndim=1)
+    scores = _values("scores", scores, booleans=True, min_ndim=1)
     if scores.shape[-1] % 2:
         raise ValueError(f"scores must hold two halves of pairs along its last axis, got {scores.shape[-1]}")
     P = scores.shape[-1] // 2
@@ -233,11 +250,20 @@ def paired_difference(a, b):
     >>> print(paired_difference([0.9, 0.8, 0.95], [0.85, 0.7, 0.93]))
     0.057 ± 0.023
     """
+    a, b = _paired(a, b)
+    return over_seeds(a - b) if a.ndim == 1 else seeds_and_items(a - b)
+
+
+def _paired(a, b):
+    """Two arrays of paired scores: the same shape, (n_seeds,) or (n_seeds, n_items)."""
     a, b = _values("a", a, min_ndim=1), _values("b", b, min_ndim=1)
-    if a.shape != b.shape or a.ndim > 2:
+    if a.ndim > 2 or b.ndim > 2:
+        raise ValueError(f"a and b must be (n_seeds,) or (n_seeds, n_items), one or two axes; "
+                         f"got shapes {a.shape} and {b.shape}")
+    if a.shape != b.shape:
         raise ValueError(f"a and b must have the same shape, (n_seeds,) or (n_seeds, n_items); "
                          f"got {a.shape} and {b.shape}")
-    return over_seeds(a - b) if a.ndim == 1 else seeds_and_items(a - b)
+    return a, b
 
 
 def t_quantile(df, level=0.95):
@@ -245,15 +271,31 @@ def t_quantile(df, level=0.95):
 
     For a whole number of degrees of freedom :math:`\nu`, :math:`P(|T| \le t)`
     is a finite sum in :math:`\theta = \arctan(t / \sqrt{\nu})` (Abramowitz
-    and Stegun, 26.7.3 and 26.7.4); the quantile is found by bisection.
+    and Stegun, 26.7.3 and 26.7.4); the quantile is found by bisection. The
+    sum has :math:`\nu / 2` terms, so above ``ASYMPTOTIC_DF`` = 1000
+    degrees of freedom the quantile comes instead from the Cornish-Fisher
+    expansion around the normal quantile :math:`z` (A&S 26.7.5):
+
+    .. math::
+
+        t = z + \frac{g_1(z)}{\nu} + \frac{g_2(z)}{\nu^2} + \frac{g_3(z)}{\nu^3}
+              + \frac{g_4(z)}{\nu^4} + \dots
+
+    The first term it leaves out, :math:`g_5(z)/\nu^5`, is at most
+    :math:`3 \cdot 10^{-14}\,t` there for levels up to 0.999, and
+    :math:`10^{-12}\,t` up to 0.999999.
 
     Examples
     --------
     >>> round(t_quantile(15), 4), round(t_quantile(1), 4)
     (2.1314, 12.7062)
+    >>> round(t_quantile(10**6), 6)  # almost the normal quantile, 1.959964
+    1.959966
     """
-    df = _checks.integer("df", df, minimum=1, maximum=10**6)
+    df = _checks.integer("df", df, minimum=1)
     level = _checks.real("level", level, greater_than=0.0, below=1.0)
+    if df > ASYMPTOTIC_DF:
+        return _cornish_fisher(_normal_quantile(level), df)
     low, high = 0.0, 1.0
     while _t_central(high, df) < level:
         high *= 2
@@ -263,6 +305,34 @@ def t_quantile(df, level=0.95):
             break
         low, high = (mid, high) if _t_central(mid, df) < level else (low, mid)
     return high
+
+
+#: Above this many degrees of freedom :func:`t_quantile` uses the Cornish-Fisher expansion.
+ASYMPTOTIC_DF = 1000
+
+
+def _normal_quantile(level):
+    """The two-sided normal quantile: the z with P(|Z| <= z) = level, by bisection on erfc."""
+    tail = 1.0 - level  # exact for level >= 0.5 (Sterbenz)
+    low, high = 0.0, 1.0
+    while math.erfc(high / math.sqrt(2)) > tail:
+        high *= 2
+    for _ in range(200):  # halves the bracket until it stops shrinking
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        low, high = (mid, high) if math.erfc(mid / math.sqrt(2)) > tail else (low, mid)
+    return high
+
+
+def _cornish_fisher(z, df):
+    """Student's t quantile from the normal one, to order 1/df**4 (A&S 26.7.5)."""
+    v, z2 = 1 / df, z * z  # 1 / df: an int of any size divides exactly
+    g1 = (z2 + 1) * z / 4
+    g2 = ((5 * z2 + 16) * z2 + 3) * z / 96
+    g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384
+    g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160
+    return z + v * (g1 + v * (g2 + v * (g3 + v * g4)))
 
 
 def _t_central(t, df):
@@ -352,6 +422,12 @@ def converged(accuracy, *, threshold=CONVERGED_ACCURACY):
     array([ True, False])
     """
     accuracy = _checks.array("accuracy", accuracy, min_ndim=1)
+    if accuracy.shape[-1] == 0:  # np.all of nothing is True: a model with no lengths
+        raise ValueError(f"accuracy must hold at least one training length (its last axis), "
+                         f"got shape {accuracy.shape}")
+    if accuracy.size and not ((accuracy >= 0) & (accuracy <= 1)).all():
+        raise ValueError(f"accuracy must lie in [0, 1], got values from {accuracy.min():.4g} to "
+                         f"{accuracy.max():.4g}")
     threshold = _checks.real("threshold", threshold, greater_than=0.0, below=1.0 + 1e-12)
     return np.all(accuracy >= threshold, axis=-1)
 
@@ -374,7 +450,7 @@ def _mask(name, value, n):
     """A boolean mask over ``n`` seeds; None means every seed."""
     if value is None:
         return np.ones(n, dtype=bool)
-    arr = np.asarray(value)
+    arr = _checks.asarray(name, value, "flags")
     if arr.dtype != bool or arr.shape != (n,):
         raise ValueError(f"{name} must be {n} booleans, one per seed (from converged or "
                          f"history['converged']), got {_checks.show(value)}")
@@ -400,7 +476,7 @@ def rankable(converged, *, share=RANK_SHARE):
     >>> rankable([True] * 15 + [False]), rankable([True] * 11 + [False] * 5)
     (True, False)
     """
-    arr = np.asarray(converged)
+    arr = _checks.asarray("converged", converged, "flags")
     if arr.dtype != bool or arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"converged must be a 1-D array of booleans, one per seed, got "
                          f"{_checks.show(converged)}")
@@ -577,8 +653,9 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
 
     Parameters
     ----------
-    differences : array_like of shape (n_seeds,) or (n_seeds, n_items)
-        ``a - b`` on the seeds where both converged.
+    differences : array_like of shape (n_seeds,) or (n_seeds, n_items), or a Comparison
+        ``a - b`` on the seeds where both converged (a :class:`Comparison`
+        gives its own, ``comparison.rows``).
     n_seeds : int, optional
         Seeds per simulated experiment; by default as many as observed.
     level : float, default 0.95
@@ -592,6 +669,8 @@ def power(differences, *, n_seeds=None, level=0.95, reps=4000, seed=0):
     >>> power(d), power(d, n_seeds=4)
     (0.66575, 0.26025)
     """
+    if isinstance(differences, Comparison):
+        differences = differences.rows
     d = _values("differences", differences, min_ndim=1)
     if d.ndim > 2 or d.shape[0] < 2 or (d.ndim == 2 and d.shape[1] < 2):
         raise ValueError(f"differences must be (n_seeds,) or (n_seeds, n_items), at least 2 of "
@@ -630,7 +709,8 @@ class Comparison:
     above: int
     below: int
     margin: float
-    differences: np.ndarray = field(compare=False, repr=False)
+    differences: np.ndarray = field(compare=False, repr=False)  # each compared seed's mean difference
+    rows: np.ndarray = field(default=None, compare=False, repr=False)  # a - b on those seeds, as given
 
     @property
     def estimate(self):
@@ -691,10 +771,7 @@ def compare(a, b, *, converged_a=None, converged_b=None, margin=MARGIN, level=0.
     >>> print(compare(a, b, converged_b=[True] * 7 + [False]))
     +0.099 [-0.056, +0.253] not resolved, 7 of 8 seeds; p = 0.170 (t), 0.250 (sign flip); beyond ±0.05: 2 up, 0 down
     """
-    a, b = _values("a", a, min_ndim=1), _values("b", b, min_ndim=1)
-    if a.shape != b.shape or a.ndim > 2:
-        raise ValueError(f"a and b must have the same shape, (n_seeds,) or (n_seeds, n_items); "
-                         f"got {a.shape} and {b.shape}")
+    a, b = _paired(a, b)
     n = a.shape[0]
     ok_a, ok_b = _mask("converged_a", converged_a, n), _mask("converged_b", converged_b, n)
     margin = _checks.real("margin", margin, at_least=0.0)
@@ -707,7 +784,7 @@ def compare(a, b, *, converged_a=None, converged_b=None, margin=MARGIN, level=0.
     p_sign = sign_flip_pvalue(per_seed) if per_seed.size <= _MOST_SIGN_SEEDS else float("nan")
     return Comparison(verdict, n, int(ok_a.sum()), int(ok_b.sum()), t_pvalue(verdict.estimate),
                       p_sign, int(np.sum(per_seed > margin)), int(np.sum(per_seed < -margin)),
-                      margin, per_seed)
+                      margin, per_seed, diff)
 
 
 def pool(estimates):
@@ -736,3 +813,30 @@ def pool(estimates):
     mean = float(np.sum(n * [e.mean for e in estimates]) / N)
     se = float(np.sqrt(np.sum((n * [e.se for e in estimates]) ** 2)) / N)
     return Estimate(mean, se, int(sum(e.df for e in estimates)), int(N))
+
+
+def replication():
+    """The stored replication of chapter 6, as ``make replicate`` wrote it.
+
+    ``tools/replicate_length.py`` reruns the chapter's design on its own
+    seeds (set 0) and on further sets of 16 seeds, each with test sets of
+    its own, and stores every set's per-seed results and decisions and a
+    summary: how often each verdict of set 0 repeated, and the estimate
+    pooled over the further sets (:func:`pool`). The file ships with the
+    package (``posenc/data/replication_length.json``), so that the chapter
+    runs anywhere.
+
+    Returns
+    -------
+    dict
+        A fresh copy each call: ``made_by``, ``code_version`` (the commit,
+        the versions, the arithmetic pin), ``design``, ``sets`` and
+        ``summary``.
+
+    Examples
+    --------
+    >>> r = replication()
+    >>> r["sets"][0]["seeds"] == list(range(16)), len(r["sets"]) >= 9
+    (True, True)
+    """
+    return json.loads(resources.files(__package__).joinpath("data", "replication_length.json").read_text())

@@ -55,12 +55,18 @@ def init_table(n_rows, d_model, *, std=0.02, seed=0):
     >>> float(P.std().round(3))
     0.01
     """
+    n_rows, d_model, std, rng = _validate_init_table(n_rows, d_model, std, seed)
+    return rng.normal(0.0, std, size=(n_rows, d_model))
+
+
+def _validate_init_table(n_rows, d_model, std, seed):
+    """The checked sizes, ``std``, and the random generator of ``seed``."""
     n_rows = _checks.positive_int("n_rows", n_rows)
     d_model = _checks.positive_int("d_model", d_model)
     _checks.entries(f"n_rows * d_model = {_checks.show(n_rows)} * {_checks.show(d_model)}",
                     n_rows * d_model)
     std = _checks.real("std", std, positive=True)
-    return _checks.rng(seed).normal(0.0, std, size=(n_rows, d_model))
+    return n_rows, d_model, std, _checks.rng(seed)
 
 
 def lookup(table, indices):
@@ -86,12 +92,18 @@ def lookup(table, indices):
     array([[4., 5.],
            [0., 1.]])
     """
+    table, indices = _validate_lookup(table, indices)
+    return table[indices]
+
+
+def _validate_lookup(table, indices):
+    """The checks of :func:`lookup`: a float table, row numbers inside it, and the cap."""
     table = _float_array("table", table, ndim=2)
     indices = _checks.integer_array("indices", indices, low=0, high=len(table),
                                     what=f"the table has {len(table)} rows")
     _checks.entries(f"indices.size * d_model = {indices.size} * {table.shape[1]}",
                     indices.size * table.shape[1])
-    return table[indices]
+    return table, indices
 
 
 def lookup_backward(grad, indices, n_rows):
@@ -121,6 +133,14 @@ def lookup_backward(grad, indices, n_rows):
            [1., 1.],
            [0., 0.]])
     """
+    grad, indices, n_rows = _validate_lookup_backward(grad, indices, n_rows)
+    out = np.zeros((n_rows, grad.shape[-1]), dtype=grad.dtype)
+    np.add.at(out, indices.reshape(-1), grad.reshape(-1, grad.shape[-1]))  # the scatter-add
+    return out
+
+
+def _validate_lookup_backward(grad, indices, n_rows):
+    """The checks of :func:`lookup_backward`: a gradient for every index, and the cap."""
     n_rows = _checks.positive_int("n_rows", n_rows)
     indices = _checks.integer_array("indices", indices, low=0, high=n_rows,
                                     what=f"the table has {n_rows} rows")
@@ -132,9 +152,7 @@ def lookup_backward(grad, indices, n_rows):
         )
     _checks.entries(f"n_rows * d_model = {_checks.show(n_rows)} * {grad.shape[-1]}",
                     n_rows * grad.shape[-1])
-    out = np.zeros((n_rows, grad.shape[-1]), dtype=grad.dtype)
-    np.add.at(out, indices.reshape(-1), grad.reshape(-1, grad.shape[-1]))  # the scatter-add
-    return out
+    return grad, indices, n_rows
 
 
 def _float_array(name, value, **shape):

@@ -51,13 +51,17 @@ def tokenize(text, *, lower=False):
     >>> tokenize("Don\u2019t split snake_case")
     ['Don\u2019t', 'split', 'snake', 'case']
     """
+    _validate_tokenize(text, lower)
+    return _WORD.findall(text.lower() if lower else text)
+
+
+def _validate_tokenize(text, lower):
+    """The checks of :func:`tokenize`: a str with at least one word."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     lower = _checks.boolean("lower", lower)
-    tokens = _WORD.findall(text.lower() if lower else text)
-    if not tokens:
+    if not _WORD.search(text.lower() if lower else text):
         raise ValueError(f"text must contain at least one word, got {text!r}")
-    return tokens
 
 
 def _check_tokens(tokens):
@@ -126,6 +130,12 @@ def encode(tokens, vocab):
     >>> encode(["man", "bites", "dog"], vocab)
     array([2, 1, 0])
     """
+    tokens = _validate_encode(tokens, vocab)
+    return np.array([int(vocab[t]) for t in tokens], dtype=np.int64)
+
+
+def _validate_encode(tokens, vocab):
+    """The checks of :func:`encode`: the tokens as a list, each in ``vocab`` with an int64 id."""
     tokens = _check_tokens(tokens)
     if not isinstance(vocab, dict):
         raise TypeError(f"vocab must be a dict of str to int, got {type(vocab).__name__}")
@@ -136,8 +146,9 @@ def encode(tokens, vocab):
             f"{', '.join(map(repr, list(vocab)[:8]))}{', ...' if len(vocab) > 8 else ''})"
         )
     top = int(np.iinfo(np.int64).max)
-    ids = [_checks.integer(f"vocab[{t!r}]", vocab[t], minimum=0, maximum=top) for t in tokens]
-    return np.array(ids, dtype=np.int64)
+    for t in tokens:
+        _checks.integer(f"vocab[{t!r}]", vocab[t], minimum=0, maximum=top)
+    return tokens
 
 
 def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
@@ -170,11 +181,17 @@ def random_embeddings(vocab_size, d_model, *, seed=0, scale=1.0):
     >>> bool(np.array_equal(E, random_embeddings(5, 4, seed=1)))
     True
     """
+    vocab_size, d_model, seed, scale = _validate_random_embeddings(vocab_size, d_model, seed, scale)
+    rng = np.random.default_rng(seed)
+    return rng.normal(0.0, scale, size=(vocab_size, d_model))
+
+
+def _validate_random_embeddings(vocab_size, d_model, seed, scale):
+    """The checks of :func:`random_embeddings`, and the cap."""
     vocab_size = _checks.positive_int("vocab_size", vocab_size)
     d_model = _checks.positive_int("d_model", d_model)
     _checks.entries(f"vocab_size * d_model = {_checks.show(vocab_size)} * {_checks.show(d_model)}",
                     vocab_size * d_model)
     seed = _checks.integer("seed", seed, minimum=0)
     scale = _checks.real("scale", scale, positive=True)
-    rng = np.random.default_rng(seed)
-    return rng.normal(0.0, scale, size=(vocab_size, d_model))
+    return vocab_size, d_model, seed, scale

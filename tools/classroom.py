@@ -447,7 +447,11 @@ def solution_only_lines(nb):
 
 # The pages that the chapters point to, shipped beside the student notebooks
 # in plain Markdown: {file in the folder: page of the book}.
-STUDENT_PAGES = {"notation.md": BOOK / "notation.md", "glossary.md": BOOK / "glossary.md"}
+STUDENT_PAGES = {"notation.md": BOOK / "notation.md", "glossary.md": BOOK / "glossary.md",
+                 "experiments.md": BOOK / "experiments.md"}
+# Pages that a chapter's folder of the Otter and nbgrader editions gets when
+# the chapter points to them: {file: page of the book}.
+CHAPTER_PAGES = {"experiments.md": BOOK / "experiments.md"}
 REFERENCES_FILE = "references.md"
 
 STUDENT_README = """\
@@ -459,7 +463,9 @@ One notebook per chapter, with the solutions of the exercises taken out:
 
 Beside them: [`notation.md`](notation.md), the symbols the chapters use;
 [`glossary.md`](glossary.md), the terms they use before or without
-defining them; [`references.md`](references.md), the works they cite.
+defining them; [`experiments.md`](experiments.md), how the chapters that
+train models run and judge an experiment; [`references.md`](references.md),
+the works they cite.
 
 Each exercise has a cell that reads
 
@@ -804,15 +810,22 @@ def otter_notebook(nb, *, module=CHECKER_MODULE, name="assignment", files=("pose
     return out
 
 
-def _chapter_folder(path, folder, notebook):
+def _chapter_folder(path, folder, notebook, book=None):
     """Put ``notebook`` (named as ``path``), a fresh copy of ``posenc`` and
-    of the ``data/`` folder beside ``path`` (if there is one) in ``folder``.
-    Anything else in ``folder`` (a teacher's dist/, submissions, grades)
-    is left alone. Returns the names of the files beside the notebook."""
+    of the ``data/`` folder beside ``path`` (if there is one) in ``folder``,
+    and, with ``book``, the plain pages of ``CHAPTER_PAGES`` that the
+    chapter points to. Anything else in ``folder`` (a teacher's dist/,
+    submissions, grades) is left alone. Returns the names of the files
+    beside the notebook."""
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.validate(notebook)
     nbformat.write(notebook, folder / path.name)
     files = ["posenc"]
+    if book is not None:
+        for name, page in CHAPTER_PAGES.items():
+            if _points_to(path, page):
+                (folder / name).write_text(plain_page(page, book))
+                files.append(name)
     shutil.rmtree(folder / "posenc", ignore_errors=True)
     shutil.copytree(ROOT / "posenc", folder / "posenc",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -821,6 +834,12 @@ def _chapter_folder(path, folder, notebook):
         shutil.copytree(path.parent / "data", folder / "data")
         files.append("data")
     return files
+
+
+def _points_to(path, page):
+    """Whether the chapter at ``path`` links the book's ``page`` ({doc}`...`)."""
+    text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+    return re.search(rf"\{{doc\}}`(?:[^`<]*<)?{re.escape(pathlib.Path(page).stem)}>?`", text) is not None
 
 
 def write_otter(notebooks, out):
@@ -840,9 +859,10 @@ def write_otter(notebooks, out):
     written = []
     for path in chapters_with_exercises(notebooks):
         extra = ["data"] if (path.parent / "data").is_dir() else []
+        pages = [name for name, page in CHAPTER_PAGES.items() if _points_to(path, page)]
         nb = otter_notebook(nbformat.read(path, as_version=4), name=path.stem,
-                            files=["posenc", *extra])
-        _chapter_folder(path, out / path.stem, plain_notebook(nb, book, path.stem))
+                            files=["posenc", *extra, *pages])
+        _chapter_folder(path, out / path.stem, plain_notebook(nb, book, path.stem), book)
         written.append(out / path.stem / path.name)
     return written
 
@@ -880,7 +900,8 @@ def write_nbgrader(notebooks, out):
     book = plain_book(notebooks)
     for path in chapters_with_exercises(notebooks):
         folder = out / "source" / path.stem
-        _chapter_folder(path, folder, plain_notebook(nbformat.read(path, as_version=4), book, path.stem))
+        _chapter_folder(path, folder, plain_notebook(nbformat.read(path, as_version=4), book, path.stem),
+                        book)
         written.append(folder / path.name)
     return written
 

@@ -19,8 +19,10 @@ the same in a page that only Sphinx reads.) The figure's numbers are
 computed in the reader's browser from the formula the chapter states (plain
 JavaScript, double precision) and drawn as SVG; sliders (``<input
 type="range">``: keyboard, touch, a visible label, the value read aloud
-through ``aria-valuetext``) change its settings, and the figure's text
-alternative and summary line follow them.
+through ``aria-valuetext``; the ``<output>`` that shows it is not a live
+region) change its settings, and the figure's text alternative and summary
+line follow them (the summary, a polite live region, once the reader has
+stopped moving a slider, so that a screen reader reads it once).
 
 The files
 ---------
@@ -56,12 +58,18 @@ Adding a figure to a chapter
 
    ``compute`` returns every number the figure draws, from the chapter's
    formula (or, where the browser cannot train, from the notebook's stored
-   results); ``draw`` returns the SVG, the text alternative and the summary
-   line, for any width from 260 to 760 px. Figure names are unique across
-   the book.
+   results: ``tools/widget_data.py`` stores chapter 4's trained tables in
+   ``learned.js``, with the hash of the notebook's code); ``draw`` returns
+   the SVG, the text alternative and the summary line, for any width from
+   260 to 760 px. Text in the figure is typeset: −, ·, ×, ω, 10⁻⁵, not
+   their ASCII stand-ins; labels inside a plot get the class ``pw-note``
+   (a halo in the page's colour). Figure names are unique across the book.
 2. Put the admonition above in the chapter, with a small nbformat script
    that adds that one markdown cell (so that it merges cleanly with the
-   chapter owner's work).
+   chapter owner's work). Write its caption for a reader who cannot move
+   the sliders (print, the PDF, the notebook in Jupyter): it opens with "In
+   the HTML book you can ...", which the live figure shows as "You can
+   ..." (``_mark_lead``, and ``posenc-widgets.css``).
 3. Write ``tests/book/widget_checks/<slug>.py`` (or add to it): a
    ``check_<name>(values)`` that recomputes the figure's numbers with
    ``posenc`` and compares them with ``assert_close`` (1e-12), listed in
@@ -156,6 +164,25 @@ def _new_figure(env, name, counts):
     return widget_figure(widget=name, ids=[figure_id], markup=renderer().markup(name, figure_id))
 
 
+LEAD = "In the HTML book you can"
+
+
+def _mark_lead(caption):
+    """A caption that opens with "In the HTML book you can" (for print, the
+    PDF and the notebook's other readers) keeps those words in a span that the
+    live figure replaces with "You can" (posenc-widgets.css)."""
+    paragraph = next(iter(caption.findall(nodes.paragraph)), None)
+    if paragraph is None or not paragraph.children or not isinstance(paragraph[0], nodes.Text):
+        return
+    text = str(paragraph[0])
+    if not text.startswith(LEAD):
+        return
+    lead = nodes.inline("", "", nodes.inline("", LEAD, classes=["pw-lead-static"]),
+                        classes=["pw-lead"])
+    paragraph.replace(paragraph[0], nodes.Text(text[len(LEAD):]))
+    paragraph.insert(0, lead)
+
+
 def admonitions_to_figures(app, doctree):
     """Each admonition of class ``posenc-widget NAME`` becomes figure NAME, its body the caption."""
     counts = app.env.temp_data.setdefault("posenc_widget_ids", {})
@@ -175,6 +202,7 @@ def admonitions_to_figures(app, doctree):
             continue
         caption = widget_caption()
         caption += [child for child in node.children if not isinstance(child, nodes.title)]
+        _mark_lead(caption)
         figure += caption
         node.replace_self(figure)
 
@@ -194,6 +222,7 @@ class WidgetDirective(SphinxDirective):
         if self.content:
             caption = widget_caption()
             self.state.nested_parse(self.content, self.content_offset, caption)
+            _mark_lead(caption)
             node += caption
         return [node]
 

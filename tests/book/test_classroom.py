@@ -415,7 +415,7 @@ def test_student_folder_has_the_pages_the_chapters_point_to(student):
     readme = (folder / "README.md").read_text()
     # issue 39: a failed check ends in a traceback, which looks like a crash
     assert "AssertionError" in readme and "on purpose, not a crash" in readme
-    for page in ("notation.md", "glossary.md", "references.md"):
+    for page in ("notation.md", "glossary.md", "experiments.md", "references.md"):
         text = (folder / page).read_text()
         assert f"[`{page}`]({page})" in readme, f"the student README does not link {page}"
         assert not plain_myst.leftover_roles(text), (page, plain_myst.leftover_roles(text))

@@ -102,6 +102,12 @@ def test_make_otter_writes_one_folder_per_chapter_and_keeps_the_rest(tmp_path, b
         for name in config["files"]:
             assert (path.parent / name).exists(), f"{path.parent.name}: {name} is listed but missing"
         assert (path.parent / "posenc" / "exercises" / "__init__.py").is_file()
+        # the experiments page goes with the chapters that point to it (issue 38)
+        if classroom._points_to(ROOT / "book" / path.name, classroom.CHAPTER_PAGES["experiments.md"]):
+            assert "experiments.md" in config["files"]
+            assert "## Convergence, seed by seed" in (path.parent / "experiments.md").read_text()
+    assert {"04_learned", "06_length"} <= {p.parent.name for p in written
+                                           if (p.parent / "experiments.md").is_file()}
     # A teacher's dist/ and submissions survive a second `make otter`;
     # a stale file in the posenc copy does not.
     folder = written[0].parent
@@ -128,6 +134,9 @@ def test_make_nbgrader_writes_a_course_folder_and_keeps_the_rest(tmp_path, built
         assert plain_problems(source), "the check above cannot fail"
         assert not classroom.nbgrader_problems(nbformat.read(path, as_version=4))
         assert (path.parent / "posenc" / "exercises" / "__init__.py").is_file()
+        assert (path.parent / "experiments.md").is_file() == classroom._points_to(
+            book, classroom.CHAPTER_PAGES["experiments.md"])
+    assert (course / "source" / "06_length" / "experiments.md").is_file()
     config = (course / "nbgrader_config.py").read_text()
     assert "c.Execute.timeout = 600" in config
     compile(config, "nbgrader_config.py", "exec")

@@ -32,7 +32,9 @@ Without Chromium the tests are skipped with a message, unless
 from __future__ import annotations
 
 import io
+import json
 import re
+from contextlib import contextmanager
 from html import unescape
 from pathlib import Path
 
@@ -161,12 +163,109 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
         "posenc-widgets.js", "figures/sines.js"]
     assert (tmp_path / "out" / "_static" / "widgets" / "posenc-widgets.js").is_file()
     assert (tmp_path / "out" / "_static" / "widgets" / "figures" / "sines.js").is_file()
-    # every figure of the book is listed, whichever chapters add them
-    listed = re.search(r"unknown posenc-widget 'nosuchfigure'; the figures are ([\w, -]+)", warnings.getvalue())
-    assert listed and {"alibi", "clock", "dots"} <= set(listed[1].split(", ")), warnings.getvalue()
+    listed = re.search(r"unknown posenc-widget 'nosuchfigure'; the figures are ([\w, -]+)",
+                       warnings.getvalue())
+    assert listed and {"clock", "dots", "ladder"} <= set(listed.group(1).split(", ")), warnings.getvalue()
     if builder == "html":
         other = (tmp_path / "out" / "other.html").read_text(encoding="utf-8")
         assert "posenc-widgets.js" not in other, "a page without a figure loads its script"
+
+
+# --- the figures' drawing, in the build's V8 ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def v8():
+    """Evaluate JavaScript in the V8 that draws the static figures."""
+    from book._ext.posenc_widgets import close_renderer, renderer
+
+    ctx = renderer().ctx
+    yield lambda js: json.loads(ctx.eval(f"JSON.stringify({js})"))
+    close_renderer()
+
+
+def _svg(v8, name, **settings):
+    params = "{...PosencWidgets.defaults(%s), ...%s}" % (json.dumps(name), json.dumps(settings))
+    return v8(f"PosencWidgets.render({json.dumps(name)}, {params}, 640).svg")
+
+
+def _y_ticks(svg):
+    """The tick labels of the y axes (right-aligned), as drawn."""
+    return [unescape(s) for s in re.findall(r'<text class="pw-tick"[^>]*text-anchor="end">([^<]*)<', svg)]
+
+
+def test_ticks_on_a_reversed_axis(v8):
+    """A domain that runs downwards (the ladder's heat map: position 0 at the
+    top) gets its ticks, and the heat map its position labels."""
+    assert v8("PosencWidgets.kit.linearTicks(100, 0, 3)") == [0, 50, 100]
+    assert v8("PosencWidgets.kit.linearTicks(0, 100, 3)") == [0, 50, 100]
+    assert {"0", "50", "100"} <= set(_y_ticks(_svg(v8, "ladder")))
+
+
+def test_dots_floor_is_its_lowest_value(v8):
+    """d_model = 8 at base 100 dips to -3.78; the y axis reaches below it (the
+    old floor, -d/4 = -2, let the line run over the tick labels)."""
+    params = "{d: 8, p: 0, base: 100}"
+    low = min(v8(f"PosencWidgets.widgets.dots.compute({params}).dots"))
+    assert low < -3.7
+    ticks = [float(t.replace("\u2212", "-")) for t in _y_ticks(_svg(v8, "dots", d=8, base=100))]
+    assert min(ticks) <= -2 and min(ticks) >= low - 1, ticks
+
+
+@pytest.mark.parametrize("factor, ticks", [(8, ["1", "2", "4", "8"]), (3, ["1", "2", "3"]),
+                                           (12, ["1", "2", "4", "8", "12"])])
+def test_stretch_ticks_at_powers_of_two_and_s(v8, factor, ticks):
+    assert _y_ticks(_svg(v8, "stretch", factor=factor)) == ticks
+
+
+def test_stretch_labels_beside_their_lines(v8):
+    """L/32, L/4 and L stand beside their dotted lines, not on them."""
+    svg = _svg(v8, "stretch")
+    lines = [float(x) for x in re.findall(r'<line x1="([\d.]+)" x2="\1"[^>]*class="pw-grid-strong"', svg)]
+    labels = re.findall(r'<text class="pw-note" x="([\d.]+)"[^>]*text-anchor="(start|end)">(L[^<]*)<', svg)
+    assert len(lines) == 3 and [name for *_, name in labels] == ["L/32", "L/4", "L"], (lines, labels)
+    for line, (x, anchor, name) in zip(lines, labels):
+        gap = float(x) - line if anchor == "start" else line - float(x)
+        assert gap >= 3, f"{name} sits on its line"
+
+
+def test_figure_text_is_typeset(v8):
+    """Minus signs, dots, times and Greek letters, not their ASCII stand-ins."""
+    texts = {name: v8(f"(() => {{ const r = PosencWidgets.render({json.dumps(name)}, "
+                      f"PosencWidgets.defaults({json.dumps(name)}), 640); "
+                      "return r.svg.replace(/<[^>]*>/g, ' ') + ' ' + r.alt + ' ' + r.summary; })()")
+             for name in v8("Object.keys(PosencWidgets.widgets)")}
+    stand_ins = re.compile(r"\w x \d|\) \. |omega|theta|\^| - |-\d|\.\.\.")
+    for name, text in texts.items():
+        found = stand_ins.search(text)
+        assert not found, f"{name}: {found.group(0)!r} in {text[max(0, found.start() - 80):found.end() + 80]!r}"
+    assert "PE(0) \u00b7 PE(0 + k)" in texts["dots"]
+    assert "2\u207b\u1d49" in texts["alibi"]
+
+
+def test_the_learned_tables_are_the_notebooks():
+    """Chapter 4's figure draws the tables that its notebook trains, stored
+    by tools/widget_data.py with the hash of the notebook's code: a change to
+    that code asks for them to be stored again."""
+    from tools import widget_data
+
+    data = widget_data.stored()
+    assert data["notebook"] == "book/04_learned.ipynb"
+    assert data["code_sha256"] == widget_data.code_hash(), (
+        "the code of book/04_learned.ipynb has changed since its learned tables were stored "
+        "for the interactive figure: run python -m tools.widget_data")
+    stored = widget_data.tables()
+    assert stored.dtype == np.float32 and stored.shape == (16, 24, 16), stored.shape
+    assert np.all(np.isfinite(stored)) and len({t.tobytes() for t in stored}) == 16
+
+
+def test_dots_names_its_lowest_value_by_distance(desktop):
+    """The curve is symmetric in k, so its lowest value comes twice: the
+    summary names it by |k| (at p = 1000 rounding used to pick a side)."""
+    states = desktop["states"]["dots"]
+    assert any(s["sliders"][1]["value"] == "1000" for s in states)
+    for state in states:
+        assert re.search(r"lowest \S+ at k = \u00b1\d+\.", state["summary"]), state["summary"]
 
 
 # --- the browser ------------------------------------------------------------
@@ -178,6 +277,7 @@ VALUES_JS = """(id) => {
 }"""
 
 STATE_JS = """(id) => {
+    PosencWidgets.settle();  // the summary waits for the reader to stop moving a slider
     const figure = document.getElementById(id);
     return {
         alt: figure.querySelector('.pw-figure').getAttribute('aria-label'),
@@ -203,6 +303,22 @@ def _open(ctx, page_path, problems):
     page.wait_for_function("document.querySelectorAll('figure.posenc-widget.pw-live').length"
                            " === document.querySelectorAll('figure.posenc-widget').length")
     return page
+
+
+@contextmanager
+def _browser(chromium, **options):
+    """A headless Chromium context (1280 px unless told) and a function that
+    opens a page in it; console errors, exceptions and requests to another
+    host on any of its pages fail the test."""
+    from playwright.sync_api import sync_playwright
+
+    problems = []
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    with sync_playwright() as p:
+        browser, ctx = launch(p, chromium, timeout=TIMEOUT, **options)
+        yield ctx, lambda page_path: _open(ctx, page_path, problems)
+        browser.close()
+    assert not problems, "\n".join(problems)
 
 
 def _moves(slider):
@@ -281,6 +397,71 @@ def test_sliders_change_the_settings_and_the_text_alternative(desktop, pages):
         assert len(alts) >= 4 and len(summaries) >= 4, f"{name}: text alternative does not follow"
 
 
+QUIET_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => ({
+    name: f.dataset.widget,
+    outputs: [...f.querySelectorAll('output')].map(o => o.getAttribute('aria-live')),
+    summary: f.querySelector('.pw-summary').getAttribute('aria-live'),
+}))"""
+
+
+def test_outputs_are_quiet_and_the_summary_waits(pages, chromium):
+    """Each slider speaks its own value; its <output> is not a live region
+    (aria-live="off"), and the summary, a polite live region, changes once
+    the reader stops moving a slider, not at every arrow press."""
+    with _browser(chromium) as (ctx, open_page):
+        for page_path in sorted(set(pages.values())):
+            page = open_page(page_path)
+            for fig in page.evaluate(QUIET_JS):
+                assert fig["outputs"] and set(fig["outputs"]) == {"off"}, fig
+                assert fig["summary"] == "polite", fig
+            name = next(n for n, path in sorted(pages.items()) if path == page_path)
+            summary = page.locator(f"#widget-{name} .pw-summary")
+            slider = page.locator(f"#widget-{name} input[type=range]").first
+            page.evaluate("() => { PosencWidgets.summaryDelay = 600000; }")
+            before, values = summary.text_content(), page.evaluate(VALUES_JS, f"widget-{name}")
+            slider.focus()
+            for key in ("Home", "ArrowRight", "ArrowRight"):
+                slider.press(key)
+            if page.evaluate(VALUES_JS, f"widget-{name}") == values:  # the default was 2
+                slider.press("End")
+            assert page.evaluate(VALUES_JS, f"widget-{name}") != values, f"{name}: nothing moved"
+            assert summary.text_content() == before, f"{name}: the summary changed at once"
+            # once the reader stops, it says what the figure now shows
+            page.evaluate("() => { PosencWidgets.summaryDelay = 50; }")
+            slider.dispatch_event("input")
+            now = page.evaluate("""(id) => { const f = document.getElementById(id), v = PosencWidgets.values(f);
+                                  return PosencWidgets.render(v.name, v.params, v.width).summary; }""",
+                                f"widget-{name}")
+            assert now != before, f"{name}: the summary of the new settings is the old one"
+            page.wait_for_function("([id, text]) => document.querySelector(`#${id} .pw-summary`)"
+                                   ".textContent === text", arg=[f"widget-{name}", now])
+
+
+LEAD_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
+    const lead = f.querySelector('figcaption .pw-lead');
+    const words = lead && lead.querySelector('.pw-lead-static');
+    return {name: f.dataset.widget, lead: !!lead,
+            first: lead && lead.parentElement.firstChild === lead,
+            shown: words && getComputedStyle(words).display !== 'none' ? words.textContent : '',
+            instead: lead ? getComputedStyle(lead, '::before').content : ''};
+})"""
+
+
+def test_captions_speak_to_each_reader(pages, chromium):
+    """Every caption opens with "In the HTML book you can", which print, the
+    PDF and the notebook's other readers see; next to the live figure it
+    reads "You can"."""
+    with _browser(chromium) as (ctx, open_page):
+        for page_path in sorted(set(pages.values())):
+            page = open_page(page_path)
+            for fig in page.evaluate(LEAD_JS):
+                assert fig["lead"] and fig["first"], f"{fig['name']}: the caption has no lead"
+                assert fig["shown"] == "" and fig["instead"] == '"You can"', fig
+            page.emulate_media(media="print")
+            for fig in page.evaluate(LEAD_JS):
+                assert fig["shown"] == "In the HTML book you can" and fig["instead"] in ("none", "normal"), fig
+
+
 def test_no_console_errors_and_nothing_from_outside(desktop):
     assert not desktop["problems"], "\n".join(desktop["problems"])
 
@@ -324,14 +505,10 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
     """At 390 px: no figure sticks out of the column or scrolls sideways, its
     text is drawn at full size (the figure is drawn for the column's width),
     and a tap on a slider's track moves it and redraws the figure."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 390, "height": 844},
-                              is_mobile=True, has_touch=True, device_scale_factor=2)
+    with _browser(chromium, viewport={"width": 390, "height": 844}, is_mobile=True,
+                  has_touch=True, device_scale_factor=2) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             for fig in page.evaluate(FIT_JS):
                 assert fig["right"] <= fig["width"] + 0.5, f"{fig['name']} sticks out: {fig}"
                 assert fig["overflow"] <= 0, f"{fig['name']} scrolls sideways: {fig}"
@@ -347,8 +524,6 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
                 after = page.evaluate(VALUES_JS, figure)
                 assert after != before, f"{name}: a tap on the slider changed nothing"
                 CHECKS[name](after)
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 CONTRAST_JS = """() => {
@@ -380,21 +555,14 @@ CONTRAST_JS = """() => {
 def test_figures_read_in_light_and_dark_mode(pages, theme, chromium):
     """Text of the figures at least 4.5:1 against the page, lines and dots at
     least 3:1 (WCAG 2.1: text, and graphical objects), in both themes."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900},
-                              color_scheme=theme)
+    with _browser(chromium, color_scheme=theme) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
             found = page.evaluate(CONTRAST_JS)
             assert found["text"] and found["lines"], page_path.name
             assert min(found["text"]) >= 4.5, f"{page_path.name} {theme}: text {min(found['text']):.2f}:1"
             assert min(found["lines"]) >= 3, f"{page_path.name} {theme}: lines {min(found['lines']):.2f}:1"
-        browser.close()
-    assert not problems, "\n".join(problems)
 
 
 PRINT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
@@ -412,14 +580,11 @@ def test_print_and_pdf_show_a_static_figure(pages, tmp_path, chromium):
     """Printed, each figure keeps its drawing and summary and drops its sliders;
     the PDF that Chromium prints holds the figure's titles (SVG text, which
     stays text in the PDF)."""
-    from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
 
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 794, "height": 1123})
+    with _browser(chromium, viewport={"width": 794, "height": 1123}) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             page.emulate_media(media="print")
             printed = page.evaluate(PRINT_JS)
             for fig in printed:
@@ -434,8 +599,8 @@ def test_print_and_pdf_show_a_static_figure(pages, tmp_path, chromium):
                 titles = [re.sub(r"\s+", "", t) for t in fig["title"]]
                 assert titles and all(t in text for t in titles), (
                     f"{fig['name']}: its titles {fig['title']} are not in the printed PDF")
-        browser.close()
-    assert not problems, "\n".join(problems)
+            assert text.count("IntheHTMLbookyoucan") >= len(printed), (
+                f"{page_path.name}: the printed captions do not say 'In the HTML book you can'")
 
 
 def test_without_javascript_the_built_figure_is_shown(pages, chromium):
@@ -456,21 +621,15 @@ def test_without_javascript_the_built_figure_is_shown(pages, chromium):
 def test_the_built_figure_is_the_live_one_at_its_defaults(pages, chromium):
     """The static figure (drawn when the book is built) says what the live
     figure says at the same settings: print and screen agree."""
-    from playwright.sync_api import sync_playwright
-
-    problems = []
-    with sync_playwright() as p:
-        browser, ctx = launch(p, chromium, timeout=TIMEOUT, viewport={"width": 1280, "height": 900})
+    with _browser(chromium) as (ctx, open_page):
         for name, page_path in sorted(pages.items()):
             html = page_path.read_text(encoding="utf-8")
             block = re.search(rf'data-widget="{name}".*?</figure>', html, re.S).group(0)
             built_alt = unescape(re.search(r'role="img" aria-label="([^"]*)"', block).group(1))
             built_summary = unescape(re.search(r'class="pw-summary"[^>]*>([^<]*)<', block).group(1))
-            page = _open(ctx, page_path, problems)
+            page = open_page(page_path)
             state = page.evaluate(STATE_JS, f"widget-{name}")
             assert state["alt"] == built_alt, name
             assert state["summary"] == built_summary, name
             page.close()
-        browser.close()
-    assert not problems, "\n".join(problems)
 

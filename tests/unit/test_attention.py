@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import posenc
+from memory_limit import memory_limit
 from posenc import attention, causal_mask, softmax
 from posenc.attention import _row_max, _softmax_scores
 
@@ -350,3 +351,15 @@ def test_softmax_and_attention_compute_in_float64_as_documented():
     out, weights = attention(x, x, x)
     assert out.dtype == weights.dtype == np.float64
     np.testing.assert_array_equal(softmax(x), softmax(x.astype(np.float64)))
+
+
+def test_attention_counts_its_scores_before_computing_them():
+    # issue 40: q k^T of 40000 queries and keys is 12.8 GB of float64, from
+    # inputs of 320 kB; one bias per head multiplies the scores again
+    q, small = np.ones((40_000, 1)), np.ones((4_000, 1))
+    assert attention(small[:2], small[:2], small[:2])[0].shape == (2, 1)  # small: works
+    with memory_limit():  # a MemoryError, not gigabytes, if the cap broke
+        with pytest.raises(ValueError, match=r"^the scores, batch \* n_q \* n_k = 1 \* 40000 \* 40000 would need"):
+            attention(q, q, q)
+        with pytest.raises(ValueError, match=r"^the scores, batch \* n_q \* n_k = 2000 \* 4000 \* 4000"):
+            attention(small, small, small, bias=np.zeros((2000, 1, 1)))  # the bias adds 2000 heads

@@ -167,3 +167,57 @@ def test_odd_arguments_get_clear_errors(call, error, words):
 def test_arrays_and_ragged_lists_where_a_choice_or_labels_belong(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# ---------------------------------------------------------------------------
+# Issue 40: bfloat16 arrays, dtype=None, 0-d arrays, a raising __array__
+# ---------------------------------------------------------------------------
+
+
+def test_bfloat16_arrays_are_numbers_where_they_are_converted_to_float64():
+    # round_to, the stats functions, softmax, attention and rope_angles said
+    # "raw or structured values" of the ml_dtypes arrays the appendix uses
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.array([1.0, 257.0, 0.1], dtype=ml_dtypes.bfloat16)
+    exact = x.astype(np.float64)
+    np.testing.assert_array_equal(posenc.round_to(x, "bfloat16"), exact)  # already bfloat16
+    np.testing.assert_array_equal(posenc.softmax(x), posenc.softmax(exact))
+    np.testing.assert_array_equal(posenc.rope_angles(x, 4, compute="float32"),
+                                  posenc.rope_angles(exact, 4, compute="float32"))
+    assert posenc.stats.over_seeds(x).mean == posenc.stats.over_seeds(exact).mean
+    q = np.eye(2).astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(posenc.attention(q, q, q)[0], posenc.attention(np.eye(2), np.eye(2), np.eye(2))[0])
+    # where the dtype is kept, the message says what to do
+    with pytest.raises(TypeError, match=r"^x holds bfloat16 \(ml_dtypes\).*x\.astype\(np\.float32\)"):
+        posenc.rope(np.ones((2, 4)).astype(ml_dtypes.bfloat16))
+
+
+def test_dtype_none_is_refused_not_read_as_float64():
+    # sinusoidal(dtype=None) gave float64 silently: np.dtype(None) is float64
+    with pytest.raises(TypeError, match="^dtype must be a numpy floating dtype such as np.float32"):
+        posenc.sinusoidal(3, 4, dtype=None)
+    with pytest.raises(TypeError, match="^dtype must be a numpy floating dtype"):
+        _checks.float_dtype("dtype", None)
+
+
+@pytest.mark.parametrize("seed", [np.array(3), np.array([[1, 2]])[0, 0]])
+def test_a_0d_array_is_not_a_list_of_seeds(seed):
+    # "len() of unsized object" before; a numpy integer is still one seed
+    if isinstance(seed, np.ndarray):
+        with pytest.raises(TypeError, match="^seed must be an integer, a numpy Generator or a sequence"):
+            _checks.seeds(seed, most=4)
+    else:
+        assert _checks.seeds(seed, most=4) is None
+
+
+class _ArrayRaises:
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad.")
+
+
+@pytest.mark.parametrize("check", [lambda v: _checks.array("x", v), lambda v: _checks.real_array("x", v),
+                                   lambda v: _checks.integer_array("x", v), lambda v: _checks.logits("x", v)])
+def test_an_array_numpy_cannot_read_is_a_type_error_naming_the_argument(check):
+    with pytest.raises(TypeError, match=r"^x must be .*, got _ArrayRaises, which numpy cannot read: "
+                                        r"RuntimeError: Can't call numpy\(\)"):
+        check(_ArrayRaises())

@@ -317,3 +317,15 @@ def test_cosine_similarities_of_tiny_rows_keep_their_digits():
     np.testing.assert_allclose(sim[0, 1], 1 / np.sqrt(2), rtol=1e-12)
     sim = plot.similarity(np.full((2, 2), 1e200), normalize=True).images[0].get_array()
     np.testing.assert_allclose(sim, 1.0)
+
+
+def test_every_scheme_has_a_style_of_its_own():
+    # issue 41, item 6: SCHEME_STYLE lacked the two grid schemes
+    from posenc.schemes import SCHEMES
+
+    assert set(plot.SCHEME_STYLE) == set(SCHEMES), sorted(set(SCHEMES) ^ set(plot.SCHEME_STYLE))
+    styles = list(plot.SCHEME_STYLE.values())
+    assert all(s["color"] in plot.PALETTE.values() for s in styles)
+    # colour and marker both differ, so that lines stay apart in grey print
+    assert len({s["color"] for s in styles}) == len(styles)
+    assert len({s["marker"] for s in styles}) == len(styles)

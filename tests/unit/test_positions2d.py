@@ -33,6 +33,8 @@ from posenc import (
     sinusoidal,
     sinusoidal_2d,
 )
+from memory_limit import memory_limit
+from posenc.model import init_model
 from tools.paths import FIXTURES
 
 REFERENCE = json.loads((FIXTURES / "grids_reference.json").read_text())
@@ -553,5 +555,114 @@ def test_qwen3_interleaved_mrope_equals_transformers(run):
     (lambda: mrope(np.ones((2, 8)), np.zeros((3, 2)), sections=[2, 1, 1], base=0.5), ValueError, "^base must be greater"),
 ])
 def test_bad_input_is_refused_by_name(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+# ---------------------------------------------------------------------------
+# Issue 40: no silent infinity, the one size cap, 0-d arrays, rope_2d's base
+# ---------------------------------------------------------------------------
+
+FLOATS = [np.float16, np.float32, np.float64]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_mrope_refuses_a_result_beyond_its_dtype_by_name(dtype):
+    # mrope(np.full((2, 4), 65504, np.float16), ...) returned inf; rope refuses it
+    big = np.finfo(dtype).max
+    x = np.full((2, 4), big, dtype)
+    ids = [[0, 1]] * 3
+    with pytest.raises(ValueError, match=rf"^x turned by its angles does not fit in {np.dtype(dtype)}"):
+        mrope(x, ids, sections=[1, 1])
+    with pytest.raises(ValueError, match="^x turned by its angles"):
+        rope(x, [0, 1], layout="halves")  # the same refusal as rope's
+    np.testing.assert_array_equal(mrope(x, [[0, 0]] * 3, sections=[1, 1]), x)  # angle 0: fits
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_interpolate_table_refuses_an_overshoot_beyond_its_dtype_by_name(dtype):
+    # Keys' kernel overshoots next to a step: a float16 table at 65504 gave inf
+    big = np.finfo(dtype).max
+    step = np.array([0.0, 0.0, big, big], dtype)[:, None]  # a 1 x 4 grid
+    with pytest.raises(ValueError, match=rf"^table resized bicubically .* does not fit in {np.dtype(dtype)}"):
+        interpolate_table(step, (1, 4), (1, 7))
+    flat = np.full((4, 1), big / 4, dtype)  # no step, no overshoot: the same numbers
+    np.testing.assert_allclose(interpolate_table(flat, (2, 2), (3, 3)), np.full((9, 1), big / 4),
+                               rtol=1e-14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(FLOATS))
+def test_mrope_gives_finite_numbers_or_a_named_refusal(data, dtype):
+    # finite inputs in the dtype's range: finite outputs, or a refusal naming x
+    from hypothesis.extra import numpy as hnp
+
+    n = data.draw(st.integers(1, 3))
+    x = data.draw(hnp.arrays(dtype, (n, 4), elements=st.floats(width=np.finfo(dtype).bits,
+                                                               allow_nan=False, allow_infinity=False)))
+    ids = data.draw(hnp.arrays(np.float64, (3, n), elements=st.floats(-1e300, 1e300)))
+    try:
+        out = mrope(x, ids, sections=[1, 1])
+    except ValueError as error:
+        assert str(error).startswith("x turned by its angles does not fit"), error
+    else:
+        assert out.dtype == dtype and np.isfinite(out).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(FLOATS))
+def test_interpolate_table_gives_finite_numbers_or_a_named_refusal(data, dtype):
+    from hypothesis.extra import numpy as hnp
+
+    h, w, new_h, new_w = (data.draw(st.integers(1, 4)) for _ in range(4))
+    table = data.draw(hnp.arrays(dtype, (h * w, 2), elements=st.floats(
+        width=np.finfo(dtype).bits, allow_nan=False, allow_infinity=False)))
+    try:
+        out = interpolate_table(table, (h, w), (new_h, new_w))
+    except ValueError as error:
+        assert str(error).startswith("table resized bicubically"), error
+    else:
+        assert out.dtype == dtype and np.isfinite(out).all()
+
+
+def test_interpolate_table_counts_its_weights_before_building_them():
+    # 2048 rows resized to 2**17 built 2 GiB of weights for 2**17 numbers
+    with memory_limit(), pytest.raises(ValueError, match=r"^new_grid = \(131072, 1\) from grid = "
+                                                         r"\(2048, 1\) with 1 columns: the weights "
+                                                         r".* would need 270796817 numbers"):
+        interpolate_table(np.zeros((2048, 1)), (2048, 1), (2**17, 1))
+
+
+@pytest.mark.parametrize("segments", [[("text", 10**10)], [("text", 2**27)],
+                                      [("text", 2**26), ("text", 2**26)]])
+def test_mrope_position_ids_counts_every_segment_before_building_any(segments):
+    # ("text", 10**10) allocated 74.5 GiB; ("text", 2**27) took 1 GiB for 6 s
+    with memory_limit(), pytest.raises(ValueError, match=r"^3 ids for each of the [0-9]+ tokens of "
+                                                         r"segments would need"):
+        mrope_position_ids(segments)
+
+
+def test_rope_2d_refuses_base_none_instead_of_using_ropes_default():
+    # rope_2d(..., base=None) quietly used rope's 10000, not its documented 100
+    with pytest.raises(TypeError, match="^base must be a real number, got None"):
+        rope_2d(np.ones((2, 4)), [[0, 0], [1, 2]], base=None)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # a 0-d array where a pair or a list is expected: "len() of unsized object"
+    (lambda: interpolate_table(np.ones((6, 2)), np.array(6), (4, 4)), TypeError, "^grid must be a pair"),
+    (lambda: interpolate_table(np.ones((6, 2)), (2, 3), np.array(4)), TypeError, "^new_grid must be a pair"),
+    (lambda: mrope(np.ones((2, 8)), np.zeros((3, 2)), sections=np.array(4)), TypeError,
+     "^sections must be a non-empty sequence"),
+    (lambda: mrope_position_ids(np.array(3)), TypeError, "^segments must be a list"),
+    (lambda: mrope_position_ids([np.array(3)]), TypeError, r"^segments\[0\] must be"),
+    (lambda: mrope_position_ids([("image", np.array(3))]), TypeError,
+     r"^segments\[0\]\[1\] must be the image's \(t, h, w\)"),
+    (lambda: init_model("rope_2d", grid=np.array(3)), TypeError, "^grid must be a pair"),
+    # x of width 0: the message named d_model, which mrope does not have
+    (lambda: mrope(np.ones((2, 0)), np.zeros((3, 2)), sections=[0, 0]), ValueError,
+     "^the last dimension of x must be even and at least 2"),
+])
+def test_issue_40_bad_input_is_refused_by_name(call, error, words):
     with pytest.raises(error, match=words):
         call()

@@ -405,3 +405,10 @@ def test_rope_helpers_refuse_bad_input():
             rope_angles([1, 2], 8, base=base)
     with pytest.raises(ValueError, match="cache must be one of"):
         rope_cos_sin([1, 2], 8, cache="fp8")
+
+
+@pytest.mark.parametrize("name", [float("nan"), {"a": 1}, np.array(["fmt"]), None, 3])
+def test_float_format_takes_only_a_str_as_the_name_of_its_argument(name):
+    # issue 40, LOW 3: NaN, a dict or an array was accepted as the name
+    with pytest.raises(TypeError, match="^name must be a str"):
+        float_format("bfloat16", name=name)

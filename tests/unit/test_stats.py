@@ -5,6 +5,7 @@ the two-way design whose answers are known."""
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -344,6 +345,8 @@ def test_compare_uses_the_seeds_where_both_converged():
     per_seed = (a - b)[both].mean(axis=1)
     assert c.p_sign == stats.sign_flip_pvalue(per_seed) and c.p_t == stats.t_pvalue(c.estimate)
     assert (c.above, c.below) == (np.sum(per_seed > 0.05), np.sum(per_seed < -0.05))
+    np.testing.assert_array_equal(c.rows, (a - b)[both])
+    assert stats.power(c) == stats.power((a - b)[both])
     assert str(c).endswith(f"6 of 8 seeds; p = {c.p_t:.3f} (t), {c.p_sign:.3f} (sign flip); "
                            f"beyond ±0.05: {c.above} up, {c.below} down")
 
@@ -373,3 +376,77 @@ def test_pool_by_hand():
     assert (p.df, p.n_seeds) == (22, 24)
     with pytest.raises(TypeError, match="^estimates must be"):
         stats.pool([0.1])
+
+
+# --- issue 40 -------------------------------------------------------------------------
+
+
+def test_t_quantile_above_the_asymptotic_threshold_makes_no_sum_of_df_terms():
+    # t_quantile(10**6) took 34 s, Estimate(0, 1, 10**6, 4).interval() 24 s:
+    # above ASYMPTOTIC_DF the exact sum (O(df) per call) is not called at all
+    with mock.patch.object(stats, "_t_central", side_effect=AssertionError("O(df) sum called")):
+        assert stats.t_quantile(10**6) == pytest.approx(1.959966, abs=6e-7)  # R: qt(0.975, 1e6)
+        low, high = stats.Estimate(0.0, 1.0, 10**6, 4).interval()
+        assert high == -low == stats.t_quantile(10**6)
+        assert stats.t_quantile(10**400) == pytest.approx(1.959963984540054, rel=1e-15)
+
+
+@pytest.mark.parametrize("df", [stats.ASYMPTOTIC_DF + 1, 1500, 3001])
+@pytest.mark.parametrize("level", [0.5, 0.8, 0.95, 0.99, 0.999])
+def test_the_asymptotic_t_quantile_agrees_with_the_exact_sum(df, level):
+    with mock.patch.object(stats, "ASYMPTOTIC_DF", 10**9):  # the exact sum, by bisection
+        exact = stats.t_quantile(df, level)
+    assert stats.t_quantile(df, level) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("df, level, want", [
+    # R's qt(), as printed in the t tables of textbooks: qt(0.975, 1000), qt(0.995, 1000),
+    # qt(0.975, 10000); and the normal quantiles, the limit df -> infinity
+    (1000, 0.95, 1.962339), (1000, 0.99, 2.580755), (10_000, 0.95, 1.960201),
+    (10**15, 0.95, 1.959963984540054), (10**15, 0.99, 2.5758293035489), (10**15, 0.999, 3.2905267314919),
+])
+def test_the_asymptotic_t_quantile_against_published_values(df, level, want):
+    digits = len(str(want).split(".")[1])
+    # to the digits given, or to the 1e-14 that erfc allows the normal quantile
+    assert stats.t_quantile(df, level) == pytest.approx(want, abs=max(0.6 * 10**-digits, 1e-14 * want))
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    # decide(Estimate(0.0, -1.0, 3, 4)) was "clear" with the interval [+3.18, -3.18]
+    (dict(mean=0.0, se=-1.0, df=3, n_seeds=4), ValueError, r"^se must be in \[0.0, inf\)"),
+    (dict(mean=0.0, se=math.nan, df=3, n_seeds=4), ValueError, "^se must be finite"),
+    (dict(mean=np.array([0.1, 0.2]), se=1.0, df=3, n_seeds=4), TypeError, "^mean must be a real number"),
+    (dict(mean=0.0, se=1.0, df=0, n_seeds=4), ValueError, "^df must be an integer >= 1"),
+    (dict(mean=0.0, se=1.0, df=2.0, n_seeds=4), TypeError, "^df must be an integer"),
+    (dict(mean=0.0, se=1.0, df=3, n_seeds=0), ValueError, "^n_seeds must be an integer >= 1"),
+    (dict(mean=0.0, se=1.0, df=3, n_seeds=4, n_items=0), ValueError, "^n_items must be an integer >= 1"),
+])
+def test_an_estimate_is_checked_when_it_is_made(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        stats.Estimate(**kwargs)
+
+
+def test_an_estimate_holds_plain_python_numbers():
+    e = stats.Estimate(np.float32(0.5), np.float64(0.25), np.int64(3), 4, np.int32(10))
+    assert type(e.mean) is float and type(e.se) is float and type(e.df) is int and type(e.n_items) is int
+
+
+@pytest.mark.parametrize("accuracy, words", [
+    ([], "at least one training length"), (np.zeros((3, 0)), "at least one training length"),
+    ([5.0, 7.0], r"\[0, 1\]"), ([[1.0, -0.5]], r"\[0, 1\]"),
+])
+def test_converged_refuses_no_lengths_and_accuracies_outside_0_1(accuracy, words):
+    # converged([]) and converged([5.0, 7.0]) were True
+    with pytest.raises(ValueError, match=f"^accuracy must (hold|lie in) .*{words}|^accuracy {words}"):
+        stats.converged(accuracy)
+
+
+def test_paired_difference_of_3d_arrays_says_what_is_wrong():
+    # two 3-D arrays of the same shape were told they "must have the same shape"
+    with pytest.raises(ValueError, match=r"^a and b must be \(n_seeds,\) or \(n_seeds, n_items\), one or two axes"):
+        stats.paired_difference(np.ones((2, 3, 4)), np.ones((2, 3, 4)))
+
+
+def test_seeds_and_items_takes_the_booleans_that_pair_means_takes():
+    right = np.array([[True, False, True], [True, True, False]])
+    assert stats.seeds_and_items(right) == stats.seeds_and_items(right.astype(float))

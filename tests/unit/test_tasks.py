@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_limit import memory_limit
 from posenc.model import forward, init_model
 from posenc.tasks import (
     ORDER_VOCAB,
@@ -211,3 +212,29 @@ def test_above_or_left_test_set_transposes_the_grid():
 def test_bad_input_gets_an_error_that_names_the_argument(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# --- issue 40: the size cap counts the pairs of cells a grid task draws from -------
+
+
+@pytest.mark.parametrize("call, words", [
+    # left_of_task(2000, 4000, width=2) took 29.8 GiB: (n_examples, length**2) random numbers
+    (lambda: left_of_task(2000, 4000, width=2), r"^n_examples \* length\*\*2 = 2000 \* 4000\*\*2"),
+    (lambda: above_or_left_task(2000, 4000, width=2), r"^n_examples \* length\*\*2 = 2000 \* 4000\*\*2"),
+    # above_or_left_test_set(4096, 4096, width=64) took 64 GiB
+    (lambda: above_or_left_test_set(4096, 4096, width=64), r"^n_pairs \* length\*\*2 = 4096 \* 4096\*\*2"),
+    (lambda: left_of_test_set(10**400, 4, width=2), r"^n_pairs \* length\*\*2 = ~1e\+400 \* 4\*\*2"),
+])
+def test_grid_tasks_count_their_pairs_of_cells_before_drawing_them(call, words):
+    with memory_limit(), pytest.raises(ValueError, match=words + " would need .* numbers, more than "
+                                                                 "the 134,217,728"):
+        call()
+
+
+def test_the_test_sets_name_n_pairs_not_n_examples():
+    # order_test_set(n_pairs="x") said "n_examples must be an integer"
+    for test_set in (order_test_set, lookback_test_set):
+        with pytest.raises(TypeError, match="^n_pairs must be an integer"):
+            test_set("x", 6)
+        with pytest.raises(ValueError, match=r"^n_pairs \* length = "):
+            test_set(10**9, 6)

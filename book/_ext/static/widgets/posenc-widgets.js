@@ -30,29 +30,40 @@
   const range = (n) => Array.from({length: n}, (_, i) => i);
 
   // --- numbers as text ------------------------------------------------------
+  //
+  // As typeset, not as typed: a minus sign (−, not a hyphen), × and
+  // superscripts for powers, commas between thousands.
+
+  const MINUS = "\u2212";
+
+  // 2^-3 as 2⁻³, 10^5 as 10⁵
+  const SUPERSCRIPT = {"-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3",
+                       4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078",
+                       9: "\u2079"};
+  const superscript = (n) => String(n).split("").map((c) => SUPERSCRIPT[c]).join("");
 
   function thousands(text) {
     const [whole, frac] = text.split(".");
-    const sign = whole.startsWith("-") ? "-" : "";
+    const sign = whole.startsWith("-") ? MINUS : "";
     const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     return sign + digits + (frac === undefined ? "" : "." + frac);
   }
 
-  // A number as the book prints it: 6.28, 54,410, 0.0022, 1e-05 -> 1.0e-5.
+  // A number as the book prints it: 6.28, 54,410, 0.0022, −0.5, 1e-05 -> 1.0×10⁻⁵.
   function fmt(x, digits = 3) {
     if (!isFinite(x)) return String(x);
     const a = Math.abs(x);
     if (a === 0) return "0";
     if (a >= 1e7 || a < 1e-3) {
       const [m, e] = x.toExponential(1).split("e");
-      return `${m}e${Number(e)}`;
+      return `${m.replace("-", MINUS)}\u00d710${superscript(Number(e))}`;
     }
     if (a >= 1000) return thousands(x.toFixed(0));
     const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(a)));
     return thousands(x.toFixed(Math.min(decimals, 6)));
   }
 
-  // A tick label or a setting: 20, 0.5, 1,000, 1e-4 (no trailing zeros).
+  // A tick label or a setting: 20, 0.5, 1,000, 1×10⁻⁴ (no trailing zeros).
   function num(x, digits = 4) {
     if (x === 0) return "0";
     if (Math.abs(x) >= 1e7 || Math.abs(x) < 1e-3) return fmt(x);
@@ -75,7 +86,10 @@
     return power * (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10);
   }
 
+  // Ticks at round numbers from lo to hi, in either order (a domain [100, 0]
+  // runs downwards).
   function linearTicks(lo, hi, count) {
+    if (lo > hi) [lo, hi] = [hi, lo];
     const step = niceStep(hi - lo, count);
     const ticks = [];
     for (let t = Math.ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step) {
@@ -112,10 +126,11 @@
     X(v) { return Panel.scale(this.xs, this.x, this.x + this.w)(v); }
     Y(v) { return Panel.scale(this.ys, this.y + this.h, this.y)(v); }
 
-    ticks(spec, length) {
+    // About one tick per 70 px across (the labels' width), per 45 px up.
+    ticks(spec, length, vertical = false) {
       if (spec.ticks) return spec.ticks;
       const [a, b] = spec.domain;
-      const count = Math.max(2, Math.floor(length / (spec.log ? 45 : 70)));
+      const count = Math.max(2, Math.floor(length / (spec.log || vertical ? 45 : 70)));
       return spec.log ? logTicks(a, b, spec.log, count) : linearTicks(a, b, count);
     }
 
@@ -132,7 +147,7 @@
         out.push(`<text class="pw-tick" x="${px}" y="${y + h + 16}" text-anchor="middle">` +
                  `${esc((this.xs.format || num)(t))}</text>`);
       }
-      for (const t of this.ticks(this.ys, h).filter((v) => inside(v, this.ys))) {
+      for (const t of this.ticks(this.ys, h, true).filter((v) => inside(v, this.ys))) {
         const py = r1(this.Y(t));
         if (grid) out.push(`<line class="pw-grid" x1="${x}" x2="${x + w}" y1="${py}" y2="${py}"/>`);
         out.push(`<line class="pw-axis" x1="${x - 4}" x2="${x}" y1="${py}" y2="${py}"/>`);
@@ -185,6 +200,9 @@
       return this;
     }
 
+    // A horizontal line at v, its label just above it at the left (the
+    // labels of these lines, pw-note, have a halo: they stay legible where
+    // they cross a curve).
     hline(v, attrs, label) {
       const py = r1(this.Y(v));
       this.parts.push(`<line x1="${this.x}" x2="${this.x + this.w}" y1="${py}" y2="${py}" ${attrs}/>`);
@@ -194,12 +212,15 @@
       return this;
     }
 
+    // A vertical line at v, its label beside it near the top: on its right,
+    // or on its left when the line is near the right edge.
     vline(v, attrs, label) {
       const px = r1(this.X(v));
       this.parts.push(`<line x1="${px}" x2="${px}" y1="${this.y}" y2="${this.y + this.h}" ${attrs}/>`);
       if (label) {
-        this.parts.push(`<text class="pw-note" x="${px}" y="${this.y + 13}" ` +
-                        `text-anchor="middle">${esc(label)}</text>`);
+        const left = px + 8 + 7 * label.length > this.x + this.w;
+        this.parts.push(`<text class="pw-note" x="${r1(left ? px - 4 : px + 4)}" y="${this.y + 13}" ` +
+                        `text-anchor="${left ? "end" : "start"}">${esc(label)}</text>`);
       }
       return this;
     }
@@ -217,11 +238,7 @@
   }
 
   // 2^-3 as 2⁻³ (tick labels of a base-2 log axis)
-  const SUPERSCRIPT = {"-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3",
-                       4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078",
-                       9: "\u2079"};
-  const powerOf2Text = (t) => "2" + String(Math.round(Math.log2(t))).split("")
-    .map((c) => SUPERSCRIPT[c]).join("");
+  const powerOf2Text = (t) => "2" + superscript(Math.round(Math.log2(t)));
 
   // A legend of line styles, wrapped into rows that fit the width.
   function legend(items, x, y, width) {
@@ -415,7 +432,7 @@
         [c.min, c.maxFrom ? c.maxFrom(params) : c.max, c.step];
       const text = controlText(c, value);
       return `<div class="pw-control"><label for="${id}-${c.name}">${esc(c.label)}</label>` +
-        `<output id="${id}-${c.name}-out" for="${id}-${c.name}">${esc(text)}</output>` +
+        `<output id="${id}-${c.name}-out" for="${id}-${c.name}" aria-live="off">${esc(text)}</output>` +
         `<input type="range" id="${id}-${c.name}" name="${c.name}" min="${min}" max="${max}" ` +
         `step="${step}" value="${index}" aria-valuetext="${esc(text)}"></div>`;
     }).join("");
@@ -436,7 +453,31 @@
     return params;
   }
 
-  function update(figure) {
+  // The summary line is a polite live region. So that a screen reader does
+  // not read all of it after every arrow press (the slider speaks its own
+  // new value, and its <output> is aria-live="off"), the summary changes
+  // once the reader has stopped moving a slider for summaryDelay ms.
+  const pending = new Map();  // figure -> {timer, text} of its next summary
+
+  function setSummary(figure, text, now) {
+    const waiting = pending.get(figure);
+    if (waiting) clearTimeout(waiting.timer);
+    pending.delete(figure);
+    const line = figure.querySelector(".pw-summary");
+    if (now) {
+      line.textContent = text;
+      return;
+    }
+    const timer = setTimeout(() => setSummary(figure, text, true), api.summaryDelay);
+    pending.set(figure, {timer, text});
+  }
+
+  // Every summary that waits, written now (the browser test reads them).
+  function settle() {
+    for (const [figure, {text}] of [...pending]) setSummary(figure, text, true);
+  }
+
+  function update(figure, now = false) {
     const name = figure.dataset.widget;
     const widget = WIDGETS[name];
     const params = read(figure, widget);
@@ -459,7 +500,7 @@
     const out = render(name, params, width);
     box.innerHTML = out.svg;
     box.setAttribute("aria-label", out.alt);
-    figure.querySelector(".pw-summary").textContent = out.summary;
+    setSummary(figure, out.summary, now);
     live.set(figure, {name, params, width, ...out.values});
   }
 
@@ -467,12 +508,12 @@
     if (!WIDGETS[figure.dataset.widget] || live.has(figure)) return;
     figure.addEventListener("input", () => update(figure));
     figure.classList.add("pw-live");
-    update(figure);
+    update(figure, true);
     if (typeof ResizeObserver === "function") {
       let last = figure.querySelector(".pw-figure").clientWidth;
       new ResizeObserver(() => {
         const now = figure.querySelector(".pw-figure").clientWidth;
-        if (Math.abs(now - last) > 1) { last = now; update(figure); }
+        if (Math.abs(now - last) > 1) { last = now; update(figure, !pending.has(figure)); }
       }).observe(figure.querySelector(".pw-figure"));
     }
   }
@@ -487,7 +528,8 @@
                Panel, titleText, powerOf2Text, legend, stroke, svgDoc, RDBU_R, colourMap,
                heatmapURL, BASES, WIDTHS, baseText};
   const api = {
-    widgets: WIDGETS, register, render, markup, defaults, kit,
+    widgets: WIDGETS, register, render, markup, defaults, kit, settle,
+    summaryDelay: 600,  // ms
     values: (figure) => live.get(figure) || null,
     // the shared formulas; each figure file adds its chapter's own
     formulas: {frequencies, peRow, dot, rope, softmax},

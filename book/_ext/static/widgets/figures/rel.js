@@ -49,7 +49,7 @@
                               {domain: [0, v.m]}, {domain: [-1.05, 1.05]}, W);
       const pairs = v.used === 1 ? `pair ${v.first}` : `pairs ${v.first} to ${v.last - 1}`;
       panel.axes({title: `RoPE score, ${pairs} of ${HEAD / 2}, base ${baseText(base)}`,
-                  xlabel: "distance m - n (query at m = 400, key at n)",
+                  xlabel: "distance m \u2212 n (query at m = 400, key at n)",
                   ylabel: "score / pairs used"})
         .hline(0, 'class="pw-axis"')
         .line(v.distance, v.score, stroke("blue"));
@@ -97,7 +97,7 @@
       const bottom = new Panel(left, 250, W - left - right, 170,
                                {domain: [0, length - 1]}, {domain: [0, 1]}, W);
       bottom.axes({title: `Weights of the last query's keys (head ${head}: m = ${fmt(v.slopes[head], 4)})`,
-                   xlabel: "distance to the query (i - j)", ylabel: "attention weight"});
+                   xlabel: "distance to the query (i \u2212 j)", ylabel: "attention weight"});
       v.weights.forEach((w, h) => {
         if (h !== head) bottom.line(distance, distance.map((t) => w[length - 1 - t]), 'class="pw-faint"');
       });
@@ -113,9 +113,9 @@
         `scores are equal: head ${head} gives its own position ${fmt(w[length - 1], 3)}` +
         (half === undefined ? " and decays by less than half over the sequence."
           : ` and half as much at distance ${half}.`);
-      const summary = `${heads} heads, slopes 2^-e with e = ` +
+      const summary = `${heads} heads, slopes 2\u207b\u1d49 with e = ` +
         v.slopes.slice(0, 16).map((m) => num(-Math.log2(m))).join(", ") +
-        (heads > 16 ? ", ..." : "") + `. Head ${head}: weight ${fmt(w[length - 1], 3)} ` +
+        (heads > 16 ? ", \u2026" : "") + `. Head ${head}: weight ${fmt(w[length - 1], 3)} ` +
         `on the query's own position, ${fmt(w[0], 3)} on the first key.`;
       return {svg: svgDoc(W, 465, top.svg() + bottom.svg()), alt, summary};
     },

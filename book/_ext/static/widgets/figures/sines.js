@@ -3,7 +3,7 @@
 (function (PW) {
   "use strict";
 
-  const {TWO_PI, range, fmt, esc, r1, Panel, titleText, stroke, svgDoc, RDBU_R, colourMap,
+  const {TWO_PI, range, fmt, num, esc, r1, Panel, titleText, stroke, svgDoc, RDBU_R, colourMap,
          heatmapURL, BASES, WIDTHS, baseText} = PW.kit;
   const {frequencies, peRow, dot} = PW.formulas;
 
@@ -24,7 +24,7 @@
       const left = 62, right = 54;
       const heat = new Panel(left, 30, W - left - right, 180,
                              {domain: [0, d]}, {domain: [v.positions, 0]}, W);
-      heat.axes({title: `The table: ${v.positions} positions x ${d} dimensions`,
+      heat.axes({title: `The table: ${v.positions} positions \u00d7 ${d} dimensions`,
                  xlabel: "dimension (column)", ylabel: "position", grid: false});
       const url = heatmapURL(v.table, v.positions, d, -1, 1, colourMap(RDBU_R, 256));
       heat.parts.splice(heat.parts.length - 1, 0,
@@ -38,7 +38,7 @@
         return `<rect x="${kx}" y="${r1(y)}" width="${kw}" height="${r1(heat.h / 11 + 0.5)}" ` +
                `fill="${RDBU_R[k]}"/>`;
       }).join("") + [[1, 0], [0, 0.5], [-1, 1]].map(([val, f]) =>
-        `<text class="pw-tick" x="${kx + kw + 3}" y="${r1(heat.y + f * heat.h + 4)}">${val}</text>`
+        `<text class="pw-tick" x="${kx + kw + 3}" y="${r1(heat.y + f * heat.h + 4)}">${num(val)}</text>`
       ).join("");
       const n = v.wavelength.length;
       const lo = Math.min(1, v.wavelength[0]), hi = Math.max(v.wavelength[n - 1], 1000) * 2;
@@ -52,7 +52,7 @@
         .dots(range(n), v.wavelength, n > 64 ? 1.6 : 2.6, 'class="pw-fill pw-blue"');
       const alt = `Heat map of the sinusoidal table for d_model = ${d} and base ` +
         `${baseText(base)}: ${v.positions} positions down, ${d} dimensions across, values ` +
-        `from -1 (blue) to 1 (red); fine stripes on the left widen towards the right. ` +
+        `from \u22121 (blue) to 1 (red); fine stripes on the left widen towards the right. ` +
         `Below it, the wavelengths of the ${n} pairs on a logarithmic axis, a straight ` +
         `line from ${fmt(v.wavelength[0])} to ${fmt(v.wavelength[n - 1])} positions; ` +
         `${slow} pairs lie above the line at ${v.positions} positions.`;
@@ -79,23 +79,44 @@
     },
     draw({d, p, base}, v, W) {
       const left = 62, right = 16;
+      // the y axis from the data's lowest value (the curve never runs over
+      // the tick labels), up to d_model/2, the value at k = 0
+      const lowest = Math.min(...v.dots), pad = 0.05 * (d / 2 - lowest);
       const panel = new Panel(left, 30, W - left - right, 240,
-                              {domain: [-100, 100]}, {domain: [-d / 4, d / 2 * 1.05]}, W);
-      panel.axes({title: `PE(${p}) . PE(${p} + k), d_model = ${d}`, xlabel: "offset k",
+                              {domain: [-100, 100]}, {domain: [lowest - pad, d / 2 + pad]}, W);
+      // offsets k < -p reach positions below 0: the formula still gives them
+      // a row, but no sequence has them
+      const negative = p < 100;
+      if (negative) {
+        const x0 = panel.X(-100), x1 = panel.X(-p);
+        panel.parts.push(`<rect class="pw-shade" x="${r1(x0)}" y="${panel.y}" ` +
+                         `width="${r1(x1 - x0)}" height="${panel.h}"/>`);
+      }
+      panel.axes({title: `PE(${p}) \u00b7 PE(${p} + k), d_model = ${d}`, xlabel: "offset k",
                   ylabel: "dot product"})
+        .clip(`pw-dots-clip-${d}-${p}`)
         .hline(0, 'class="pw-axis"')
         .line(v.offsets, v.dots, stroke("blue"));
+      if (negative && p <= 60) {
+        panel.parts.push(`<text class="pw-note" x="${r1(panel.X(-100) + 4)}" y="${panel.y + 13}">` +
+                         `k < ${p ? "\u2212" + p : 0}: negative positions</text>`);
+      }
       const at = (k) => v.dots[k + 100];
-      let low = 0;
-      v.dots.forEach((x, i) => { if (x < v.dots[low]) low = i; });
+      // the lowest dot product; the curve is symmetric in k, so the lowest
+      // value comes twice (up to rounding): name it by |k|, as ±k
+      const low = Math.min(...v.dots), tie = 1e-9 * d;
+      const lows = v.offsets.filter((k) => at(k) <= low + tie);
+      const far = Math.min(...lows.map(Math.abs));
+      const lowAt = lows.includes(far) && lows.includes(-far) && far > 0 ? `\u00b1${far}` :
+        String(lows.find((k) => Math.abs(k) === far)).replace("-", "\u2212");
       const alt = `Line plot of the dot product of the encodings of positions ${p} and ` +
-        `${p} + k, for offsets k from -100 to 100, d_model = ${d}, base ${baseText(base)}. ` +
+        `${p} + k, for offsets k from \u2212100 to 100, d_model = ${d}, base ${baseText(base)}. ` +
         `The curve is symmetric about k = 0, where it peaks at ${fmt(at(0))}, and falls ` +
-        `with ripples to ${fmt(at(100))} at k = 100.`;
+        `with ripples to ${fmt(at(100))} at k = 100.` +
+        (negative ? ` Offsets below \u2212${p} are shaded: there p + k is a negative position.` : "");
       const summary = `p = ${p}: the dot product is ${fmt(at(0), 4)} at k = 0 ` +
         `(d_model/2), ${fmt(at(1), 4)} at k = 1 and ${fmt(at(100), 4)} at k = 100; ` +
-        `lowest ${fmt(v.dots[low], 4)} at k = ${v.offsets[low]}. Move p: the curve ` +
-        `does not change.`;
+        `lowest ${fmt(low, 4)} at k = ${lowAt}. Move p: the curve does not change.`;
       return {svg: svgDoc(W, 315, panel.svg()), alt, summary};
     },
   });
@@ -143,12 +164,12 @@
       }
       const alt = `${n} clock faces, one per pair of the sinusoidal encoding at position ` +
         `${pos} (d_model = ${d}, base ${baseText(base)}). Each hand points at ` +
-        `(sin, cos) of pos times the pair's frequency: ` +
+        `(sin, cos) of pos\u00b7\u03c9\u1d62, pos times the pair's frequency: ` +
         range(n).map((i) => `pair ${i} has turned ${fmt(pos * v.omega[i] / TWO_PI, 3)} ` +
                             `times`).join(", ") + ".";
       const summary = `Position ${pos}: pair 0 turns by ${fmt(v.omega[0], 3)} radian per ` +
         `position, pair ${n - 1} by ${fmt(v.omega[n - 1], 3)}; the shaded sector is the ` +
-        `angle pos x omega_i past its last full turn.`;
+        `angle pos\u00b7\u03c9\u1d62 past its last full turn.`;
       return {svg: svgDoc(W, top + rows * cellH, parts.join("")), alt, summary};
     },
   });

@@ -81,12 +81,17 @@
     },
     draw({factor, original, base}, v, W) {
       const left = 62, right = 16;
-      const top = Math.max(factor, ...v.divisor.dynamic) * 1.1;
+      // the divisors on a log axis, with ticks at 1, 2, 4, 8, ... and at s
+      const largest = Math.max(factor, ...v.divisor.dynamic);
+      const top = largest * 1.5;  // room above the lines for the labels of L/32, L/4, L
+      const ticks = [];
+      for (let t = 1; t <= largest * 1.001; t *= 2) ticks.push(t);
+      if (!ticks.includes(factor)) ticks.push(factor);
       const panel = new Panel(left, 30, W - left - right, 240,
                               {domain: [4, v.wavelength[v.wavelength.length - 1] * 1.5], log: 10},
-                              {domain: [0.9, top]}, W);
+                              {domain: [1 / 1.15, top], log: 2, ticks: ticks.sort((a, b) => a - b)}, W);
       panel.axes({title: `Divisor per pair, s = ${factor}, base ${baseText(base)}`,
-                  xlabel: "wavelength (positions)", ylabel: "frequency divided by"})
+                  xlabel: "wavelength (positions)", ylabel: "frequency divided by (log)"})
         .clip("pw-stretch-clip");
       for (const [edge, name] of [[original / 32, "L/32"], [original / 4, "L/4"], [original, "L"]]) {
         panel.vline(edge, 'class="pw-grid-strong"', name);
