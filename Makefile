@@ -24,7 +24,7 @@ help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build, browser checks (axe-core)"
-	@echo "make lighthouse  Lighthouse scores of the landing page and chapters 2, 5, 7 (mobile, desktop)"
+	@echo "make lighthouse  Lighthouse scores of the landing page and every chapter (mobile, desktop)"
 	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
 	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
@@ -158,8 +158,9 @@ replicate: $(STAMP)
 
 # Not a test either: Lighthouse's scores (performance above all) depend on
 # the machine's load. Builds the book, serves it on 127.0.0.1 with gzip as a
-# static host does, and prints the scores of the landing page and chapters
-# 2, 5 and 7 with the mobile and desktop presets (reports in _build/lighthouse/).
+# static host does, and prints the scores of the landing page and every
+# chapter and appendix with the mobile and desktop presets, the median of 3
+# runs each (reports in _build/lighthouse/).
 lighthouse: $(STAMP) $(NODE_STAMP)
 	$(MAKE) --no-print-directory book
 	$(BIN)/python -m tools.lighthouse _build/html

@@ -32,7 +32,10 @@ IMPACTS = ("critical", "serious", "moderate", "minor")
 MISSING = ("axe-core is not installed: `make browser-tools` installs it (npm ci in tools/browser)")
 
 # After load: wait for images and fonts, then let the theme's and the book's
-# scripts settle (they add buttons and labels on DOMContentLoaded).
+# scripts settle (they add buttons and labels on DOMContentLoaded). Then one
+# Tab, as a keyboard user starts: the book's script gives each box that
+# scrolls sideways its tab stop at the first Tab, not at load (measuring every
+# box at load cost a phone seconds: static/posenc-site.js).
 SETTLE_JS = """async () => {
     await document.fonts.ready;
     await new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
@@ -80,6 +83,7 @@ def run(chromium, pages, widths=WIDTHS, *, axe=True, inspect_js=None):
             for path in pages:
                 page.goto(Path(path).resolve().as_uri(), wait_until="load")
                 page.evaluate(SETTLE_JS)
+                page.keyboard.press("Tab")
                 violations = None
                 if axe:
                     page.add_script_tag(content=axe_source)

@@ -340,6 +340,8 @@ LAYOUT_FAMILIES = [
     ("mistral", {}, "apply_rotary_pos_emb"),
     ("qwen2", {}, "apply_rotary_pos_emb"),
     ("gemma3_text", {}, "apply_rotary_pos_emb"),
+    ("qwen2_vl_text", {"rope_parameters": {"rope_type": "default", "mrope_section": [2, 3, 3]}},
+     "apply_rotary_pos_emb"),
     ("phi3", {}, "apply_rotary_pos_emb"),
     ("gpt_oss", {"num_local_experts": 2, "num_experts_per_tok": 1}, "apply_rotary_pos_emb"),
     ("gemma4_text", {}, "apply_rotary_pos_emb"),

@@ -21,7 +21,13 @@ that wait for the page.
    search page do not load the search index (73 KB) and search scripts (the
    theme's search box sends the reader to the search page;
    search-as-you-type is off); one viewport tag.
-5. The book's own stylesheet and script, ``static/posenc-site.css`` and
+5. Phones (issue 42): images load when they come near the screen and
+   decode off the main thread; the theme's script no longer measures every
+   code block, output and table of a page at load and after each change of
+   the page (which laid the whole chapter out five to seven times on a
+   phone): ``static/posenc-site.js`` measures each box when it comes near
+   the screen, and all of them at a keyboard user's first Tab.
+6. The book's own stylesheet and script, ``static/posenc-site.css`` and
    ``.js``: display math that scrolls inside its own box on a narrow screen
    (the script lets the keyboard reach the ones that do scroll, the
    stylesheet draws a cue), solution toggles named after their solution,
@@ -33,6 +39,8 @@ that wait for the page.
 
 from __future__ import annotations
 
+import hashlib
+import posixpath
 import re
 from pathlib import Path
 
@@ -94,6 +102,127 @@ def tidy_assets(app, pagename, templatename, context, doctree):
     context["script_files"] = scripts
 
 
+_IMG = re.compile(r"<img (?![^>]*\bloading=)")
+
+
+def lazy_images(body):
+    """Every image of a page body loads when it comes near the screen and
+    decodes off the main thread (their space is reserved: ``posenc_a11y``).
+
+    >>> lazy_images('<p><img alt="a" src="x.png" /></p>')
+    '<p><img loading="lazy" decoding="async" alt="a" src="x.png" /></p>'
+    """
+    return _IMG.sub('<img loading="lazy" decoding="async" ', body)
+
+
+def lazy_page(app, pagename, templatename, context, doctree):
+    if "body" in context:
+        context["body"] = lazy_images(context["body"])
+
+
+# The theme's function that gives each box that scrolls sideways a tab stop
+# (pydata-sphinx-theme 0.17, minified): it measures every box at once, then
+# again 300 ms after any change to the page and on every resize (a phone
+# resizes as its address bar hides). Left to static/posenc-site.js, which
+# measures a box when it comes near the screen.
+THEME_SCRIPT = Path("scripts", "pydata-sphinx-theme.js")
+THEME_TAB_STOPS = ('window.addEventListener("resize",t),new MutationObserver(t).observe('
+                   'document.getElementById("main-content"),{subtree:!0,childList:!0}),e()')
+TAB_STOPS_LEFT = 'void"tab stops: posenc-site.js"'
+
+
+def leave_tab_stops_to_the_book(app, exception):
+    """The theme's script without its eager measuring (THEME_TAB_STOPS)."""
+    if exception is not None or getattr(app.builder, "format", "") != "html":
+        return
+    path = Path(app.builder.outdir) / "_static" / THEME_SCRIPT
+    if not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    if THEME_TAB_STOPS in text:
+        path.write_text(text.replace(THEME_TAB_STOPS, TAB_STOPS_LEFT), encoding="utf-8")
+    elif TAB_STOPS_LEFT not in text:
+        raise RuntimeError(f"{THEME_SCRIPT}: the theme's tab-stop code has changed; see "
+                           "THEME_TAB_STOPS in book/_ext/posenc_assets.py")
+
+
+# --- one stylesheet for what every page loads -----------------------------------
+
+BUNDLE = "posenc-styles.css"
+# The stylesheets every page links, as the theme and the extensions name them
+# under _static/ (a name, or the start of one): linked as one file, in the
+# order the pages link them. Those of some pages only (math, widgets,
+# sphinx-design) stay apart.
+BUNDLED = ("styles/theme.css", "styles/pydata-sphinx-theme.css", "pygments.css",
+           "styles/sphinx-book-theme.css", "togglebutton.css", "copybutton.css", "mystnb.",
+           "exercise.css", "icons.css", "posenc-site.css")
+_CSS_LINK = re.compile(r'[ \t]*<link (?=[^>]*rel="stylesheet")[^>]*href="(?P<prefix>[^"]*?)_static/'
+                       r'(?P<file>[^"?]+)(?P<query>\?[^"]*)?"[^>]*>\n?')
+
+
+def one_stylesheet(html, record):
+    """The theme's <head> links with the stylesheets of BUNDLED replaced by one
+    link to BUNDLE, where the first of them was (a Jinja filter). ``record``
+    receives the files, in order, for :func:`write_bundle`.
+
+    >>> one_stylesheet('<link rel="stylesheet" href="../_static/pygments.css?v=1" />\\n'
+    ...                '<link rel="stylesheet" href="../_static/extra.css" />\\n', print)
+    ['pygments.css']
+    '<link rel="stylesheet" type="text/css" href="../_static/posenc-styles.css?v=24095dd8" />\\n<link rel="stylesheet" href="../_static/extra.css" />\\n'
+    """
+    found = []
+
+    def replace(m):
+        if not m["file"].startswith(BUNDLED):
+            return m[0]
+        found.append(m)
+        return "\0" if len(found) == 1 else ""
+
+    html = _CSS_LINK.sub(replace, str(html))
+    if not found:
+        return html
+    record([m["file"] for m in found])
+    version = hashlib.sha1(repr([(m["file"], m["query"]) for m in found]).encode()).hexdigest()[:8]
+    link = (f'<link rel="stylesheet" type="text/css" href="{found[0]["prefix"]}_static/{BUNDLE}'
+            f'?v={version}" />\n')
+    return html.replace("\0", link)
+
+
+def _inlined(static, name, seen=()):
+    """The stylesheet ``_static/name`` with its @imports inlined and its url()s
+    made relative to ``_static/``."""
+    base = posixpath.dirname(name)
+    text = re.sub(r"/\*# sourceMappingURL=[^*]*\*/", "", (static / name).read_text(encoding="utf-8"))
+    imports = []
+
+    def imported(m):  # set aside: an imported file's url()s are relative to it
+        target = posixpath.normpath(posixpath.join(base, m["url"]))
+        imports.append(_inlined(static, target, (*seen, name)) if target not in seen else "")
+        return f"\0{len(imports) - 1}\0"
+
+    def url(m):
+        link = m["url"]
+        if not base or link.startswith(("data:", "http:", "https:", "//", "#", "/")):
+            return m[0]
+        return f'url("{posixpath.normpath(posixpath.join(base, link))}")'
+
+    text = re.sub(r"""@import\s+(?:url\()?["']?(?P<url>[^"')\s;]+)["']?\)?\s*;""", imported, text)
+    text = re.sub(r"""url\(\s*["']?(?P<url>[^"')]+?)["']?\s*\)""", url, text)
+    return re.sub(r"\0(\d+)\0", lambda m: imports[int(m[1])], text)
+
+
+def write_bundle(app, exception):
+    """_static/posenc-styles.css: the stylesheets of BUNDLED, in the pages' order."""
+    files = getattr(app.builder, "_posenc_bundle", None)
+    if exception is not None or not files:
+        return
+    static = Path(app.builder.outdir) / "_static"
+    parts = [f"/* {BUNDLE}: the stylesheets every page of the book needs, in one file\n"
+             "   (book/_ext/posenc_assets.py); each part is marked with its file. */"]
+    parts += [f"/* --- {name} --- */\n{_inlined(static, name)}" for name in files]
+    (static / BUNDLE).write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
 # --- the layout template's filters -------------------------------------------
 
 _FONTAWESOME_JS = re.compile(r'\s*<script[^>]*src="[^"]*/fontawesome\.js[^"]*"[^>]*></script>')
@@ -128,6 +257,8 @@ def add_jinja_filters(app):
     if templates is not None and hasattr(templates, "environment"):
         templates.environment.filters["posenc_without_fontawesome_js"] = without_fontawesome_js
         templates.environment.filters["posenc_without_viewport"] = without_viewport
+        templates.environment.filters["posenc_one_stylesheet"] = lambda html: one_stylesheet(
+            html, lambda files: setattr(app.builder, "_posenc_bundle", files))
         search_as_you_type = app.config.html_theme_options.get("search_as_you_type", False)
         templates.environment.filters["posenc_without_search_scripts"] = (
             (lambda html: html) if search_as_you_type else without_search_scripts)
@@ -137,6 +268,9 @@ def setup(app):
     app.connect("config-inited", add_templates)
     app.connect("builder-inited", add_jinja_filters)
     app.connect("html-page-context", tidy_assets, priority=900)
+    app.connect("html-page-context", lazy_page, priority=850)
+    app.connect("build-finished", leave_tab_stops_to_the_book)
+    app.connect("build-finished", write_bundle, priority=700)  # after posenc_icons writes icons.css
     app.add_css_file("posenc-site.css")
     app.add_js_file("posenc-site.js")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

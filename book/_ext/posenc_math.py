@@ -244,7 +244,9 @@ def write_stylesheet(app, exception):
             mathjax = _mathjax(builder)
             _typeset_unwritten_pages(app, mathjax)
             static = Path(builder.outdir) / "_static"
-            css = mathjax.stylesheet()
+            # Text shows at once in a fallback font while its MathJax font
+            # loads (by default a slow phone hid it for up to 3 s).
+            css = re.sub(r"(@font-face[^{]*\{)", r"\1\n  font-display: swap;", mathjax.stylesheet())
             (static / STYLESHEET).write_text(css, encoding="utf-8")
             fonts = static / FONT_DIR
             fonts.mkdir(parents=True, exist_ok=True)

@@ -4,14 +4,17 @@
   text (formulas readable), for search engines and link previews; the index
   and search pages, which have no text of their own, get the book's.
 - One viewport tag per page (Sphinx's layout writes one, the theme two more).
-- ``index.html``, the page a reader opens first, has a title, a language and
-  a link, and sends the reader to the landing page (sphinx-external-toc's
-  was one bare ``<meta>`` tag).
+- ``index.html``, the page a reader opens first, is the landing page itself
+  (a copy of ``book/intro.html`` with its links made relative to the site's
+  root, and a canonical link to the original): a redirect there cost a
+  phone 220-610 ms before anything showed (issue 42). sphinx-external-toc's
+  was one bare ``<meta http-equiv="refresh">`` tag.
 """
 
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from pathlib import Path
 
@@ -74,50 +77,54 @@ def remember_book_description(app, env):
     return []
 
 
-INDEX_HTML = """<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<meta name="description" content="{description}">
-<link rel="icon" href="{favicon}">
-<link rel="canonical" href="{target}">
-<meta http-equiv="refresh" content="0; url={target}">
-</head>
-<body>
-<p><a href="{target}">{title}</a></p>
-</body>
-</html>
-"""
+_URL_ATTRIBUTE = re.compile(r'(?P<attr>\s(?:href|src|action|poster|data-content_root))="(?P<url>[^"]*)"')
+_SRCSET = re.compile(r'(?P<attr>\ssrcset)="(?P<url>[^"]*)"')
 
 
-def write_index_redirect(app, exception):
-    """``index.html``: a small page that sends the reader to the landing page,
-    with a title, a language and a link for browsers that do not follow the
-    redirect (sphinx-external-toc's was one bare ``<meta>`` tag; it writes
-    its own only where there is none)."""
+def _moved(url, folder):
+    """``url``, written in a page of ``folder``, as written in a page of the site's root."""
+    if not url or url.startswith(("#", "/", "data:", "mailto:", "javascript:")) or re.match(r"^\w+:", url):
+        return url
+    path, mark, rest = re.match(r"^([^?#]*)([?#]?)(.*)$", url).groups()
+    moved = posixpath.normpath(posixpath.join(folder, path)) if path else folder
+    moved = "./" if moved == "." else moved + ("/" if path.endswith("/") and moved != "." else "")
+    return moved + mark + rest
+
+
+def front_door(page, folder, target):
+    """The page ``target`` (in ``folder``) as ``index.html`` of the site's root:
+    every relative link and asset re-pointed, and a canonical link to ``target``.
+
+    >>> page = ('<html data-content_root="../"><head><link href="../_static/a.css" rel="stylesheet">'
+    ...         '</head><body><a href="01_why.html#x">1</a> <a href="#top">top</a>'
+    ...         ' <img src="../_images/f.png"></body></html>')
+    >>> print(front_door(page, "book", "book/intro.html"))  # doctest: +NORMALIZE_WHITESPACE
+    <html data-content_root="./"><head><link rel="canonical" href="book/intro.html" />
+    <link href="_static/a.css" rel="stylesheet"></head><body><a href="book/01_why.html#x">1</a>
+    <a href="#top">top</a> <img src="_images/f.png"></body></html>
+    """
+    page = _URL_ATTRIBUTE.sub(lambda m: f'{m["attr"]}="{_moved(m["url"], folder)}"', page)
+    page = _SRCSET.sub(lambda m: m["attr"] + '="' + ", ".join(
+        " ".join([_moved(c.split()[0], folder), *c.split()[1:]]) for c in m["url"].split(",") if c.strip())
+        + '"', page)
+    return page.replace("<head>", f'<head><link rel="canonical" href="{html.escape(target)}" />\n', 1)
+
+
+def write_front_door(app, exception):
+    """``index.html``: the landing page (the root document of _toc.yml) itself."""
     builder = app.builder
-    if exception is not None or getattr(builder, "format", "") != "html":
-        return
-    if app.config.root_doc == "index":
+    if exception is not None or builder.name != "html" or app.config.root_doc == "index":
         return
     root = app.config.root_doc
-    target = f"{root}/index.html" if builder.name == "dirhtml" else f"{root}.html"
-    favicon = app.config.html_favicon or ""
-    page = INDEX_HTML.format(
-        lang=html.escape(app.config.language or "en"),
-        title=html.escape(app.config.html_title or app.config.project),
-        description=html.escape(getattr(app.env, "posenc_book_description", "")),
-        favicon=html.escape("_static/" + Path(favicon).name) if favicon else "",
-        target=html.escape(target))
-    if not favicon:
-        page = page.replace('<link rel="icon" href="">\n', "")
-    (Path(builder.outdir) / "index.html").write_text(page, encoding="utf-8")
+    source = Path(builder.outdir) / f"{root}.html"
+    if source.is_file():
+        folder = posixpath.dirname(root) or "."
+        page = front_door(source.read_text(encoding="utf-8"), folder, f"{root}.html")
+        (Path(builder.outdir) / "index.html").write_text(page, encoding="utf-8")
 
 
 def setup(app):
     app.connect("html-page-context", describe_page, priority=800)
     app.connect("env-updated", remember_book_description)
-    app.connect("build-finished", write_index_redirect, priority=400)
+    app.connect("build-finished", write_front_door, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -52,8 +52,34 @@ PAGE_JS = r"""() => {
                 text: (box.querySelector("mjx-assistive-mml") || box).textContent.slice(0, 60),
             };
         });
+    // Tables in the theme's scrolling box: the same questions.
+    const tables = [...document.querySelectorAll(".pst-scrollable-table-container")]
+        .filter(box => box.checkVisibility()).map(box => {
+            const style = getComputedStyle(box);
+            const section = box.closest("section[id]");
+            return {
+                scrolls: box.scrollWidth > box.clientWidth + 1,
+                focusable: box.getAttribute("tabindex") === "0",
+                cue: style.maskImage.includes("gradient") && style.borderBottomStyle === "dotted",
+                section: section ? section.id : "",
+                text: box.textContent.trim().slice(0, 60),
+            };
+        });
+    // Keyboard focus on each toggle (solutions, dropdowns, hidden cells): the
+    // outline or shadow it shows when it has the focus. Last, since focusing
+    // scrolls the page.
+    const toggles = [...document.querySelectorAll("button.toggle-button, details.hide > summary")]
+        .filter(el => el.checkVisibility()).map(el => {
+            el.focus({preventScroll: true});
+            const style = getComputedStyle(el);
+            const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2)
+                         || style.boxShadow !== "none";
+            const title = el.closest(".admonition, details");
+            return {focused: document.activeElement === el, ring, kind: el.tagName.toLowerCase(),
+                    text: (title ? title.textContent : el.textContent).trim().slice(0, 50)};
+        });
     return {scrollWidth: document.documentElement.scrollWidth,
-            width: document.documentElement.clientWidth, formulas};
+            width: document.documentElement.clientWidth, formulas, tables, toggles};
 }"""
 OVERFLOW_JS = """() => ({scrollWidth: document.documentElement.scrollWidth,
                          width: document.documentElement.clientWidth})"""
@@ -120,6 +146,9 @@ BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><tit
 <p style="color: #176de8; background: #ecf3ff">a link colour on a tint</p>
 <button aria-label="Search">Search Ctrl+K</button>
 <div style="width: 100px; overflow-x: auto; white-space: nowrap">a formula much wider than its box, which scrolls</div>
+<div class="pst-scrollable-table-container" tabindex="0" style="width: 100px; overflow-x: auto">
+<table><tr><td style="white-space: nowrap">a table much wider than its box, which scrolls</td></tr></table></div>
+<div class="admonition"><button class="toggle-button" style="outline: none">open</button></div>
 </main></body></html>"""
 
 
@@ -128,8 +157,11 @@ def test_the_axe_check_finds_violations(tmp_path, chromium):
     require_axe()
     page = tmp_path / "broken.html"
     page.write_text(BROKEN_PAGE)
-    results = axe.run(chromium, [page], widths=(390,))
+    results = axe.run(chromium, [page], widths=(390,), inspect_js=PAGE_JS)
     found = {v["id"]: v["impact"] for v in results[(page, 390)]["violations"]}
+    info = results[(page, 390)]["info"]
+    assert [(t["scrolls"], t["cue"]) for t in info["tables"]] == [(True, False)], info["tables"]
+    assert [(t["focused"], t["ring"]) for t in info["toggles"]] == [(True, False)], info["toggles"]
     assert found.get("image-alt") == "critical", found
     assert found.get("aria-required-children") == "critical", found
     assert found.get("color-contrast") == "serious", found
@@ -151,24 +183,55 @@ def test_no_page_scrolls_sideways_on_a_phone(axe_visit, site, chromium):
     assert not wide, "pages that scroll sideways:\n" + "\n".join(wide)
 
 
+def scrolling_boxes(axe_visit, kind):
+    """(how many boxes of ``kind`` scroll, the problems found): a box that
+    scrolls must take focus and show its cue; one that fits shows neither."""
+    problems, scrolling = [], 0
+    for (page, width), result in axe_visit["results"].items():
+        for box in result["info"][kind]:
+            where = f"{page.name} at {width} px, #{box['section']}: {box['text']!r}"
+            if box["scrolls"]:
+                scrolling += 1
+                problems += [f"{where} scrolls but cannot take focus"] * (not box["focusable"])
+                problems += [f"{where} scrolls without a visible cue"] * (not box["cue"])
+            elif box["focusable"] or box["cue"]:
+                problems.append(f"{where} fits but is a Tab stop or shows the cue")
+    return scrolling, problems
+
+
 def test_wide_formulas_scroll_in_a_focusable_box_with_a_cue(axe_visit):
     """At 390 px, each formula wider than the column scrolls in its own box,
     which takes keyboard focus and shows a cue (shadow, dotted rule); the
     formulas that fit are not extra Tab stops."""
-    problems, scrolling = [], 0
-    for (page, width), result in axe_visit["results"].items():
-        for formula in result["info"]["formulas"]:
-            where = f"{page.name} at {width} px, #{formula['section']}: {formula['text']!r}"
-            if formula["scrolls"]:
-                scrolling += 1
-                if not formula["focusable"]:
-                    problems.append(f"{where} scrolls but cannot take focus")
-                if not formula["cue"]:
-                    problems.append(f"{where} scrolls without a visible cue")
-            elif formula["focusable"]:
-                problems.append(f"{where} fits but is a Tab stop")
+    scrolling, problems = scrolling_boxes(axe_visit, "formulas")
     assert scrolling, "no formula scrolls at 390 px: the check saw nothing to check"
     assert not problems, "\n".join(problems)
+
+
+def test_wide_tables_scroll_in_a_focusable_box_with_a_cue(axe_visit):
+    """At 390 px, each table wider than the column (the notation page's, the
+    teachers' page's) scrolls in a box that takes keyboard focus and shows
+    the formulas' cue: the edge with more table beyond it fades, and a dotted
+    rule runs under the box (issue 42: the third column was cut mid-word
+    with nothing to say so)."""
+    scrolling, problems = scrolling_boxes(axe_visit, "tables")
+    assert scrolling >= 5, f"only {scrolling} tables scroll at 390 px: the check saw too little"
+    assert not problems, "\n".join(problems)
+
+
+def test_every_toggle_shows_the_keyboard_focus(axe_visit):
+    """WCAG 2.4.7: each toggle of a solution, a dropdown or a hidden cell
+    shows an outline (at least 2 px) or a shadow when it has the keyboard
+    focus (togglebutton.css took the outline away from its buttons)."""
+    problems, buttons = [], 0
+    for (page, width), result in axe_visit["results"].items():
+        for toggle in result["info"]["toggles"]:
+            buttons += toggle["kind"] == "button"
+            if not toggle["focused"] or not toggle["ring"]:
+                problems.append(f"{page.name} at {width} px: {toggle['kind']} {toggle['text']!r} "
+                                f"{'shows no focus' if toggle['focused'] else 'cannot take focus'}")
+    assert buttons >= 20, f"only {buttons} toggle buttons found"
+    assert not problems, f"{len(problems)} toggles:\n" + "\n".join(problems[:20])
 
 
 # Issue 31, item 3: the two formulas that lost their ends on a phone were

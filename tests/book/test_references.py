@@ -60,15 +60,27 @@ def bloom(n_heads):
     return np.array(case["slopes"])
 
 
+def timm_resample(name, new_grid):
+    runs = fixture("grids_reference.json")["runs"]["transformers 5.24.0"]["resample"]
+    (case,) = [c for c in runs if c["name"] == name and c["new_grid"] == new_grid]
+    values = np.array(case["antialias=True"])
+    return values[:, 0] if values.shape[1] == 1 else values
+
+
 COPIES = [  # (notebook, variable, the fixture's values, the dtype the chapter gives them)
     ("appendix_prec.ipynb", "HF_INV_FREQ", lambda: rope_inv_freq("llama2 plain"), np.float32),
     ("02_sines.ipynb", "MARIAN_6x8", lambda: marian(6, 8), np.float32),
     ("05_rel.ipynb", "BLOOM_SLOPES", lambda: bloom(112), np.float32),
+    ("08_grids.ipynb", "TIMM_RAMP_6x6", lambda: timm_resample("ramp", [6, 6]), np.float32),
+    ("08_grids.ipynb", "TIMM_UP_6x6", lambda: timm_resample("normal", [6, 6]), np.float32),
+    ("08_grids.ipynb", "TIMM_DOWN_4x4", lambda: timm_resample("normal", [4, 4]), np.float32),
 ]
 
 
 @pytest.mark.parametrize("notebook, name, values, dtype", COPIES, ids=[c[1] for c in COPIES])
 def test_the_chapter_prints_the_fixture_values(notebook, name, values, dtype):
+    """Bit for bit (a chapter's inputs drawn from a seed are the fixture's inputs too:
+    test_the_chapter_draws_the_fixtures_inputs)."""
     copy = chapter_literal(notebook, name)
     expected = values()
     assert copy.dtype == dtype and copy.shape == expected.shape
@@ -85,3 +97,12 @@ def test_a_wrong_copy_is_found(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "BOOK", tmp_path)
     copy = chapter_literal("appendix_prec.ipynb", "HF_INV_FREQ")
     assert not np.array_equal(copy.astype(np.float64), rope_inv_freq("llama2 plain"))
+
+
+def test_the_chapter_draws_the_fixtures_inputs():
+    """Chapter 8 redraws the N(0, 1) tables that timm resized from the tool's seed."""
+    runs = fixture("grids_reference.json")["runs"]["transformers 5.24.0"]["resample"]
+    small, large = [np.array(c["table"]) for c in runs if c["name"] == "normal"]
+    rng = np.random.default_rng(0)  # as chapter 8's cell and tools/make_grids_reference.py
+    assert np.array_equal(rng.normal(size=(16, 2)), small)
+    assert np.array_equal(rng.normal(size=(64, 2)), large)

@@ -1,15 +1,17 @@
 """What a page loads (``book/_ext/posenc_assets.py``, the layout template,
 ``static/posenc-site.css``): nothing from an outside host, scripts that wait
-for the page, no unused styles, one menu and one contents button, and the
-print layout (solutions open, code wrapped, captions legible)."""
+for the page, no unused styles, few files that hold up the first paint,
+lazy images, one menu and one contents button, and the print layout
+(solutions open, code wrapped, captions legible)."""
 
 from __future__ import annotations
 
 import re
 import urllib.parse
 
-from tests.book.sitecheck import (CONFIG, TIMEOUT, css_urls, file_url, first_chapter_with_solutions,
-                                  page_head, page_loads, parse_page, site, site_pages, toc_pages)
+from tests.book.sitecheck import (CONFIG, TIMEOUT, chapter_pages, css_urls, file_url,
+                                  first_chapter_with_solutions, page_head, page_loads, parse_page, site,
+                                  site_pages, toc_pages)
 from tools.headless import is_outside, launch
 
 
@@ -142,3 +144,41 @@ def test_printing_opens_solutions_and_wraps_code(site, chromium):
     assert printed["clipped"] == 0, f"{printed['clipped']} code blocks cut off in print"
     assert printed["captions"] > 0
     assert printed["faintCaptions"] == 0, f"{printed['faintCaptions']} captions print thin or grey"
+
+
+def test_a_page_holds_up_its_first_paint_for_few_files(site):
+    """Issue 42: 12 to 14 files held up a chapter's first paint on a phone.
+    Every page links one stylesheet for what all pages need (the theme's,
+    the extensions', the book's), and at most the math and the interactive
+    figures' beside it; none of the bundled files is linked on its own, and
+    every file the bundle names exists."""
+    from book._ext import posenc_assets
+
+    for page in site_pages(site):
+        links = re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', page_head(page))
+        name = page.relative_to(site).as_posix()
+        files = [urllib.parse.urlsplit(link).path.split("_static/")[-1] for link in links]
+        assert files.count(posenc_assets.BUNDLE) == 1, (name, files)
+        assert not [f for f in files if f.startswith(posenc_assets.BUNDLED)], (name, files)
+        assert len(files) <= 4, (name, files)  # with math, figures and sphinx-design
+    bundle = site / "_static" / posenc_assets.BUNDLE
+    for url in css_urls(bundle):
+        if not url.startswith(("data:", "#")):
+            assert (bundle.parent / urllib.parse.urlsplit(url).path).is_file(), url
+    assert "@import" not in bundle.read_text(encoding="utf-8")
+
+
+def test_figures_load_near_the_screen_and_the_theme_measures_nothing_at_load(site):
+    """Images load lazily and decode off the main thread; the theme's script
+    no longer measures every box of the page at load and after each change
+    (static/posenc-site.js does it when a box comes near the screen)."""
+    from book._ext import posenc_assets
+
+    images = 0
+    for page in chapter_pages(site):
+        for img in re.findall(r"<img [^>]*_images/[^>]*>", page.read_text(encoding="utf-8")):
+            images += 1
+            assert 'loading="lazy"' in img and 'decoding="async"' in img, (page.name, img[:100])
+    assert images > 10
+    theme = (site / "_static" / posenc_assets.THEME_SCRIPT).read_text(encoding="utf-8")
+    assert posenc_assets.THEME_TAB_STOPS not in theme and posenc_assets.TAB_STOPS_LEFT in theme

@@ -4,6 +4,7 @@ door, the landing page, and the buttons ``_config.yml`` asks for."""
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import urllib.parse
 
@@ -44,15 +45,27 @@ def test_every_page_has_one_viewport_tag_a_description_and_an_icon(site):
     assert not problems, "\n".join(problems)
 
 
-def test_index_html_is_a_page_with_a_title_and_a_language(site):
-    """The site's front door sends the reader on, and is a page of its own:
-    <html lang>, <title>, and a link for a browser that does not follow it."""
-    text = (site / "index.html").read_text(encoding="utf-8")
-    landing = toc_files()[0] + ".html"
-    assert re.search(r'<html lang="en"', text)
-    assert f"<title>{CONFIG['title']}</title>" in text
-    assert re.search(rf'<meta http-equiv="refresh" content="0; url={re.escape(landing)}"', text)
-    assert f'<a href="{landing}">' in text
+def test_index_html_is_the_landing_page_itself(site):
+    """The site's front door is the landing page, not a redirect to it (a
+    redirect cost a phone 220-610 ms before anything showed, issue 42): its
+    title, language and text, every relative link and asset re-pointed from
+    the site's root (the visit of test_site_visit follows them all), and a
+    canonical link to the landing page."""
+    index = (site / "index.html").read_text(encoding="utf-8")
+    landing_name = toc_files()[0] + ".html"
+    landing = (site / landing_name).read_text(encoding="utf-8")
+    assert 'http-equiv="refresh"' not in index
+    assert re.search(r'<html lang="en"', index)
+    assert re.search(r"<title>[^<]*" + re.escape(CONFIG["title"]), index)
+    assert f'<link rel="canonical" href="{landing_name}" />' in index
+    article = re.compile(r'<article class="bd-article">(.*?)</article>', re.S)
+    text = lambda page: re.sub(r"<[^>]+>", "", article.search(page)[1])  # noqa: E731
+    assert text(index) == text(landing)
+    folder = posixpath.dirname(landing_name)
+    for url in re.findall(r'\s(?:href|src)="([^"#:][^":]*?)(?:[?#][^"]*)?"', index):
+        assert (site / url).exists(), f"index.html points to {url}, which is not in the site"
+        assert not url.startswith("../"), url
+    assert 'href="book/01_why.html"' in index or f'href="{folder}/' in index
 
 
 def test_launch_download_and_repository_buttons(site):

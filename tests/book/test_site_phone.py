@@ -111,6 +111,24 @@ SEARCH_ICON_JS = r"""(selector) => {
 }"""
 
 
+LAZY_JS = r"""() => {
+    const drawn = (el) => el.checkVisibility({contentVisibilityAuto: true});
+    const sections = [...document.querySelectorAll(".bd-article > section > section")];
+    const boxes = [...document.querySelectorAll("pre, .cell_output > .output, div.math mjx-container")];
+    return {sections: sections.length,
+            skipped: sections.filter(s => s.firstElementChild && !drawn(s.firstElementChild)).length,
+            style: sections.length ? getComputedStyle(sections[0]).contentVisibility : "",
+            // a box that has a tab stop was measured: none off the screen yet
+            measuredOffScreen: boxes.filter(b => b.hasAttribute("tabindex") && !drawn(b)).length};
+}"""
+TAB_STOPS_JS = r"""() => {
+    const boxes = [...document.querySelectorAll("pre, .cell_output > .output, div.math mjx-container[display='true']")];
+    const scrolls = boxes.filter(b => b.scrollWidth > b.clientWidth + 1);
+    return {scrolling: scrolls.length, without: scrolls.filter(b => b.getAttribute("tabindex") !== "0").length,
+            fitting: boxes.filter(b => b.scrollWidth <= b.clientWidth + 1 && b.getAttribute("tabindex") === "0").length};
+}"""
+
+
 def phone_session(chromium, html):
     """A phone (390 px, touch) and a desktop visit with the things issue 31 found
     broken: tapping a solution's title, Escape in the menu drawer, the search
@@ -134,14 +152,16 @@ def phone_session(chromium, html):
         solution = page.locator(".solution").first
         title = solution.locator(".admonition-title").first
         title.scroll_into_view_if_needed()
-        before = (page.url, page.evaluate("window.scrollY"))
+        # where the title is on the screen: it stays there (the page's scroll
+        # offset may change as sections above it are laid out: content-visibility)
+        before = (page.url, title.evaluate("e => e.getBoundingClientRect().top"))
         box = title.bounding_box()
         # where the words "Exercise N.M (...)" are: the right part of the title's first line
         title.tap(position={"x": box["width"] * 0.55, "y": min(box["height"] / 2, 14)})
         page.wait_for_timeout(400)
         seen["tap"] = {
             "url unchanged": page.url == before[0],
-            "scrolled": abs(page.evaluate("window.scrollY") - before[1]),
+            "moved": abs(title.evaluate("e => e.getBoundingClientRect().top") - before[1]),
             "expanded": solution.locator(".toggle-button").get_attribute("aria-expanded"),
             "content height": solution.locator("section").first.evaluate(
                 "e => e.checkVisibility({opacityProperty: true, visibilityProperty: true})"
@@ -172,6 +192,9 @@ def phone_session(chromium, html):
         seen["caption hint"] = page.evaluate("""() => {
             const caption = document.querySelector("figcaption .caption-text");
             return caption ? getComputedStyle(caption, "::after").content : null; }""")
+        # every section laid out, as each one is when the reader gets to it
+        # (content-visibility skips the layout of those off the screen)
+        page.add_style_tag(content=".bd-article section { content-visibility: visible !important; }")
         seen["figures"] = page.evaluate("""() => [...document.querySelectorAll(".cell_output img")]
             .filter(img => img.style.width && img.style.height)
             .map(img => { const box = img.getBoundingClientRect();
@@ -182,6 +205,14 @@ def phone_session(chromium, html):
         page = ctx.new_page()
         page.goto(file_url(html / "search.html") + "?q=rotary", wait_until="load")
         seen["search page"] = page.evaluate(SEARCH_ICON_JS, ".bd-search")
+        # issue 42: a phone lays out only what is near the screen, and the
+        # boxes that scroll get their tab stops at the first Tab
+        page = ctx.new_page()
+        page.goto(file_url(chapter), wait_until="load")
+        page.wait_for_timeout(500)
+        seen["at load"] = page.evaluate(LAZY_JS)
+        page.keyboard.press("Tab")
+        seen["after a Tab"] = page.evaluate(TAB_STOPS_JS)
         ctx.close()
         desktop = browser.new_context(viewport={"width": 1280, "height": 900})
         page = desktop.new_page()
@@ -204,7 +235,7 @@ def test_a_tap_on_a_solution_title_opens_it(phone):
     place (no jump to the exercise), without a console error; a tap on the
     chevron closes it again."""
     tap = phone["tap"]
-    assert tap["url unchanged"] and tap["scrolled"] < 5, tap
+    assert tap["url unchanged"] and tap["moved"] < 5, tap
     assert tap["expanded"] == "true" and tap["content height"] > 20, tap
     assert phone["tap chevron"] == "false", phone["tap chevron"]
     assert not phone["errors"], phone["errors"]
@@ -231,3 +262,19 @@ def test_figures_hold_their_place_before_the_images_load(phone):
 
 def test_captions_tell_a_phone_reader_that_a_tap_opens_the_figure(phone):
     assert phone["caption hint"] and "Tap" in phone["caption hint"], phone["caption hint"]
+
+
+def test_a_phone_lays_out_only_the_sections_near_the_screen(phone):
+    """content-visibility: a chapter's sections far below the first screen are
+    not laid out at load, and no script has measured a box there (measuring
+    lays it out: the theme did it for every code block, output and table)."""
+    found = phone["at load"]
+    assert found["style"] == "auto", found
+    assert found["sections"] >= 5 and found["skipped"] >= found["sections"] // 2, found
+    assert found["measuredOffScreen"] == 0, found
+
+
+def test_at_the_first_tab_every_box_that_scrolls_is_a_tab_stop(phone):
+    found = phone["after a Tab"]
+    assert found["scrolling"] >= 10, found  # code cells scroll at 390 px
+    assert found["without"] == 0 and found["fitting"] == 0, found

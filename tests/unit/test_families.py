@@ -32,7 +32,7 @@ def test_reference_records_its_versions_and_sources():
 # --- layouts: each family's own function that turns the queries -----------------------
 
 LAYOUTS = {c["model_type"]: c for c in REFERENCE["layouts"]}
-HALVES = ["llama", "mistral", "qwen2", "gemma3_text", "phi3", "gpt_oss", "gemma4_text",
+HALVES = ["llama", "mistral", "qwen2", "gemma3_text", "qwen2_vl_text", "phi3", "gpt_oss", "gemma4_text",
           "gpt_neox", "phi", "stablelm"]
 INTERLEAVED = ["gptj", "codegen", "cohere", "llama4_text"]
 

@@ -31,33 +31,68 @@ document.addEventListener("click", (event) => {
   window.toggleHidden(button);
 }, true);
 
-// Formulas wider than their column scroll sideways inside their own box
-// (posenc-site.css draws the cue). Each one that does scroll can take
-// keyboard focus, so that the arrow keys scroll it; the others cannot, so
-// they are not extra stops for the Tab key. Checked again when the fonts
-// have loaded and when the window changes size.
-const markScrollingFormulas = () => {
-  // All the measuring first, then all the marking: measuring after a change
-  // would lay the page out again for every formula (300 on chapter 2).
-  const boxes = [...document.querySelectorAll('div.math mjx-container[display="true"]')];
-  const scrolling = boxes.map(box => box.scrollWidth > box.clientWidth + 1);
-  boxes.forEach((box, i) => {
-    const scrolls = scrolling[i];
-    box.classList.toggle("posenc-scrolls", scrolls);
-    if (scrolls) {
-      box.setAttribute("tabindex", "0");
-    } else if (box.getAttribute("tabindex") === "0") {
-      box.removeAttribute("tabindex");
-    }
-  });
-};
-document.addEventListener("DOMContentLoaded", markScrollingFormulas);
-if (document.fonts) document.fonts.ready.then(markScrollingFormulas);
+// Boxes that may scroll sideways on a narrow screen: display formulas,
+// tables, code and text outputs. Each one that does scroll can take keyboard
+// focus, so that the arrow keys scroll it; the others cannot, so they are not
+// extra stops for the Tab key. Formulas and tables that scroll also show a cue
+// (posenc-site.css): a class for the box, and one for each edge that hides
+// more of it.
+// Measuring a box lays it out, and a phone lays out only the sections near
+// the screen (posenc-site.css, content-visibility): measuring every box at
+// load, as the theme did (its script is changed at build time, see
+// book/_ext/posenc_assets.py), laid the whole chapter out again and again.
+// So a box is measured when it comes near the screen, and every box at a
+// keyboard user's first Tab, before the focus moves.
 {
+  const SCROLLERS = ['div.math mjx-container[display="true"]', ".pst-scrollable-table-container",
+                     "pre", ".cell_output > .output"].join(", ");
+  const CUED = 'div.math mjx-container[display="true"], .pst-scrollable-table-container';
+  const edges = (box) => {
+    box.classList.toggle("posenc-more-left", box.scrollLeft > 1);
+    box.classList.toggle("posenc-more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  };
+  const mark = (boxes) => {
+    // All the measuring first, then all the marking: measuring after a
+    // change would lay the page out again for every box.
+    const scrolling = boxes.map(box => box.scrollWidth > box.clientWidth + 1);
+    boxes.forEach((box, i) => {
+      const scrolls = scrolling[i];
+      if (scrolls) box.setAttribute("tabindex", "0");
+      else if (box.getAttribute("tabindex") === "0") box.setAttribute("tabindex", "-1");
+      if (box.matches(CUED)) {
+        box.classList.toggle("posenc-scrolls", scrolls);
+        if (scrolls) edges(box);
+        else box.classList.remove("posenc-more-left", "posenc-more-right");
+      }
+    });
+  };
+  const near = new Set();
+  let everything = false;  // every box measured (after a Tab)
+  const all = () => [...document.querySelectorAll(SCROLLERS)];
+  const watcher = new IntersectionObserver((entries) => {
+    const seen = [];
+    for (const entry of entries) {
+      if (entry.isIntersecting) { near.add(entry.target); seen.push(entry.target); }
+      else near.delete(entry.target);
+    }
+    if (seen.length) mark(seen);
+  }, {rootMargin: "200px 0px"});
+  const start = () => all().forEach(box => watcher.observe(box));
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Tab" && !everything) { everything = true; mark(all()); }
+  }, true);
+  document.addEventListener("scroll", (event) => {
+    const box = event.target;
+    if (box.classList && box.classList.contains("posenc-scrolls")) edges(box);
+  }, true);
+  const again = () => mark(everything ? all() : [...near]);
+  if (document.fonts) document.fonts.ready.then(again);
   let pending = null;
   window.addEventListener("resize", () => {
     clearTimeout(pending);
-    pending = setTimeout(markScrollingFormulas, 100);
+    pending = setTimeout(again, 100);
   });
 }
 
