@@ -200,8 +200,10 @@ def _attention_mask(attention_mask):
     """A 0/1 mask of shape (batch, n) or (n,), as an int array; anything else refused by name."""
     try:
         arr = np.asarray(attention_mask)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # a ragged list, for example: the message below
         arr = None
+    except Exception:  # noqa: BLE001 - its own __array__ failed (a torch tensor that requires grad)
+        _checks.asarray("attention_mask", attention_mask)  # raises a TypeError naming it
     if arr is None or arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2) or arr.size == 0:
         raise TypeError(
             "attention_mask must be a non-empty array of 0s and 1s (1 = a token, 0 = padding) of "
@@ -446,6 +448,7 @@ def rerotate(keys, old_positions, new_positions, *, base=None, inv_freq=None, la
     >>> bool(np.allclose(moved, rope(k, [1, 2, 3]), atol=1e-14))
     True
     """
+    keys = _checks.real_array("keys", keys, min_ndim=1)
     old = _checks.real_array("old_positions", old_positions, ndim=1).astype(np.float64)
     new = _checks.real_array("new_positions", new_positions, ndim=1).astype(np.float64)
     if old.shape != new.shape:
@@ -646,7 +649,7 @@ def logits_per_position(model, tokens, *, positions=None, mask=None, rows=None):
         raise ValueError(f"positions must have shape ({n},) or ({batch}, {n}), got {positions.shape}")
     positions = np.broadcast_to(positions, (batch, n))
     mask = causal_mask(n) if mask is None else mask
-    mask = np.asarray(mask)
+    mask = _checks.asarray("mask", mask, "booleans")
     if mask.dtype != bool or mask.shape not in ((n, n), (batch, n, n)):
         raise ValueError(f"mask must be booleans of shape ({n}, {n}) or ({batch}, {n}, {n}), "
                          f"got {_checks.show(mask)}")
