@@ -14,7 +14,9 @@ export OPENBLAS_CORETYPE := Haswell
 
 # Jupyter Book, strict: warnings are errors (-W), every cross-reference must
 # resolve (-n), and the build starts from empty doctrees so a stale page
-# cannot hide a broken one.
+# cannot hide a broken one. tools/book_key.py seals a build that succeeded
+# with a key of its sources, so that `make test` can tell whether
+# _build/html is what building the sources as they are now would give.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
 .PHONY: help venv book pdf test execute student otter nbgrader exercises bench replicate lock clean \
@@ -66,7 +68,9 @@ $(NODE_STAMP): tools/browser/package.json tools/browser/package-lock.json
 
 book: $(STAMP)
 	rm -rf _build/html _build/.doctrees _build/jupyter_execute
+	$(BIN)/python -m tools.book_key start
 	$(JB_BUILD)
+	$(BIN)/python -m tools.book_key seal
 	@echo "Open _build/html/index.html in a browser to read the book."
 
 # The whole book as one PDF, without TeX: Jupyter Book's single-page HTML

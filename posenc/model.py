@@ -558,6 +558,8 @@ def _labels(labels, shape, model):
         labels = np.asarray(labels)
     except (TypeError, ValueError):  # a ragged list, for example
         labels = np.array(None)  # refused just below
+    except Exception:  # noqa: BLE001 - its own __array__ failed: a TypeError naming labels
+        labels = _checks.asarray("labels", value, "integers")
     n_classes = model["params"]["b_out"].shape[-1]
     if labels.shape not in (tuple(shape), tuple(shape[-1:])) or labels.dtype.kind not in "iu":
         raise ValueError(

@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from tests.breakdown import Breakdown
+from tools import book_key
 from tools.headless import INSTALL_HINT, find_chromium
 from tools.paths import ARITHMETIC_ENV, HTML, ROOT
 
@@ -27,7 +29,10 @@ def built_book(tmp_path_factory):
     """Build the book exactly as ``make book`` does and return _build/html.
 
     The build is strict (warnings are errors, nitpicky) and starts from empty
-    doctrees, so a page that breaks fails here.
+    doctrees, so a page that breaks fails here. A build that ``make book``
+    sealed is used as it is when it is provably what building now would
+    give: the key of every source it read, and the hash of every file it
+    wrote, are unchanged (``tools/book_key.py``); otherwise the book is built.
 
     ``make test`` runs the suite on several processes (pytest-xdist); the
     first one to need the book builds it while holding a lock, and the others
@@ -41,12 +46,16 @@ def built_book(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         record = shared / "built_book.json"
         if not record.exists():
-            result = subprocess.run(
-                ["make", "--no-print-directory", "book"],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-            )
+            sealed, why = book_key.check()
+            if sealed:
+                result = subprocess.CompletedProcess([], 0, f"reused {why}", "")
+            else:
+                result = subprocess.run(
+                    ["make", "--no-print-directory", "book"],
+                    cwd=ROOT,
+                    capture_output=True,
+                    text=True,
+                )
             record.write_text(json.dumps({
                 "returncode": result.returncode,
                 "log": (result.stdout + result.stderr)[-6000:],
@@ -70,3 +79,14 @@ def chromium():
             pytest.fail(message + " (POSENC_REQUIRE_BROWSER=1 makes this an error)", pytrace=False)
         pytest.skip(message)
     return path
+
+
+def pytest_addoption(parser):
+    parser.addoption("--breakdown", type=int, default=25, metavar="N",
+                     help="list the N slowest files at the end, with their wall and CPU "
+                          "time (tests/breakdown.py); 0 lists every file over 2 s")
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(Breakdown(config, config.getoption("breakdown")),
+                                  "posenc-breakdown")

@@ -84,8 +84,15 @@ def page_numbers(env, docname, cited):
     return page
 
 
+#: The one builder whose numbers the plain editions print: ``make book``'s.
+#: Others write nothing (``make pdf``'s singlehtml build, whose format is
+#: "html" too and whose output folder is also in ``_build``, would otherwise
+#: overwrite the file with a page's numbers missing).
+BUILDER = "html"
+
+
 def write_numbers(app, exception):
-    if exception is not None or getattr(app.builder, "format", "") != "html":
+    if exception is not None or getattr(app.builder, "name", "") != BUILDER:
         return
     env = app.env
     cited = {}

@@ -33,7 +33,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from contextlib import contextmanager
 from html import unescape
 from pathlib import Path
@@ -46,6 +49,7 @@ from tests.book.widget_checks import CHECKS
 from tests.book.widget_checks.rel import check_alibi
 from tests.book.widget_checks.sines import check_clock
 from tools.headless import is_outside, launch
+from tools.paths import ROOT
 
 TIMEOUT = 120_000  # ms that a browser step may take
 # Every figure on the site has a check (tests/book/widget_checks/<slug>.py),
@@ -123,8 +127,6 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
     ``make pdf`` prints (where the html handlers alone once broke ``make
     pdf``), loads its files on that page only, and refuses an
     unknown figure with a message that lists the known ones."""
-    from sphinx.application import Sphinx
-
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
@@ -143,10 +145,18 @@ def test_the_directive_in_a_small_sphinx_project(tmp_path, builder):
                                    ".. admonition:: Interactive figure (in the HTML book)\n"
                                    "   :class: posenc-widget dots\n\n   Dots *falling*.\n")
     (src / "other.rst").write_text("Other\n=====\n\n.. posenc-widget:: nosuchfigure\n")
-    warnings = io.StringIO()
-    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
-                 builder, status=None, warning=warnings, freshenv=True)
-    app.build()
+    # In a process of its own: Sphinx registers its node classes with docutils
+    # once per process, and a second Sphinx in the same one (the other
+    # builder, or any test before) once failed with "node class 'toctree' is
+    # already registered".
+    log = tmp_path / "warnings.txt"
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, "-E", "-q",
+                           "-d", str(tmp_path / "doctrees"), "-w", str(log),
+                           str(src), str(tmp_path / "out")],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    warnings = io.StringIO(log.read_text(encoding="utf-8"))
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     figure = re.search(r'<figure class="posenc-widget" id="widget-clock" data-widget="clock">'
                        r".*?<svg.*?</svg>.*?<figcaption>.*?<em>turning</em>.*?</figcaption></figure>",
@@ -321,6 +331,32 @@ def _browser(chromium, **options):
     assert not problems, "\n".join(problems)
 
 
+def _scroll_to(locator):
+    """Scroll ``locator``'s element to the middle of the screen as a reader's
+    link, focus or finger does, and wait until the page has laid it out.
+
+    The site's sections are ``content-visibility: auto``: a section off the
+    screen is not laid out and holds a 1500-px placeholder. ``scrollIntoView``
+    (like a link to it, a focus or a scroll) makes the section relevant, so
+    it is laid out at its real height; Playwright's own
+    ``scroll_into_view_if_needed`` (the DevTools protocol's
+    ``DOM.scrollIntoViewIfNeeded``) does not: it scrolls to where the element
+    would be, inside a section still drawn as its placeholder, so a tap there
+    lands on whatever the next section paints over it."""
+    locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+    locator.page.evaluate("() => new Promise(done => requestAnimationFrame("
+                          "() => requestAnimationFrame(done)))")
+
+
+def _show(page, name):
+    """Scroll figure ``name`` into view as a reader does, and wait until the
+    browser has drawn it for the column (a figure is measured and drawn only
+    when it nears the screen; until then the page shows the build's)."""
+    _scroll_to(page.locator(f"#widget-{name}"))
+    page.wait_for_function("(id) => PosencWidgets.values(document.getElementById(id)) !== null",
+                           arg=f"widget-{name}")
+
+
 def _moves(slider):
     """Three or more moves of one slider: keyboard and set values."""
     lo, hi = int(slider["min"]), int(slider["max"])
@@ -343,6 +379,7 @@ def desktop(pages, chromium):
                 opened[page_path] = _open(ctx, page_path, record["problems"])
             page = opened[page_path]
             figure = f"widget-{name}"
+            _show(page, name)
             first = page.evaluate(STATE_JS, figure)
             record["states"][name] = [first]
             record["moves"].append((name, "defaults", page.evaluate(VALUES_JS, figure)))
@@ -417,6 +454,7 @@ def test_outputs_are_quiet_and_the_summary_waits(pages, chromium):
             name = next(n for n, path in sorted(pages.items()) if path == page_path)
             summary = page.locator(f"#widget-{name} .pw-summary")
             slider = page.locator(f"#widget-{name} input[type=range]").first
+            _show(page, name)
             page.evaluate("() => { PosencWidgets.summaryDelay = 600000; }")
             before, values = summary.text_content(), page.evaluate(VALUES_JS, f"widget-{name}")
             slider.focus()
@@ -490,7 +528,7 @@ def test_the_checks_fail_on_a_wrong_number():
 
 # --- a phone, dark mode, print, no JavaScript ---------------------------------
 
-FIT_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
+FIT_JS = """(id) => [document.getElementById(id)].map(f => {
     const svg = f.querySelector('.pw-figure svg');
     const box = f.getBoundingClientRect(), drawn = svg.getBoundingClientRect();
     return {name: f.dataset.widget, right: box.right, width: document.documentElement.clientWidth,
@@ -509,7 +547,9 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
                   has_touch=True, device_scale_factor=2) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
             page = open_page(page_path)
-            for fig in page.evaluate(FIT_JS):
+            for name in [n for n, path in pages.items() if path == page_path]:
+                _show(page, name)
+                fig = page.evaluate(FIT_JS, f"widget-{name}")[0]
                 assert fig["right"] <= fig["width"] + 0.5, f"{fig['name']} sticks out: {fig}"
                 assert fig["overflow"] <= 0, f"{fig['name']} scrolls sideways: {fig}"
                 assert fig["scale"] >= 0.98, f"{fig['name']} shrunk to {fig['scale']:.2f}"
@@ -517,13 +557,50 @@ def test_figures_fit_a_phone_and_sliders_answer_a_tap(pages, chromium):
             for name in [n for n, path in pages.items() if path == page_path]:
                 figure = f"widget-{name}"
                 slider = page.locator(f"#{figure} input[type=range]").first
-                slider.scroll_into_view_if_needed()
+                _scroll_to(slider)
                 before = page.evaluate(VALUES_JS, figure)
                 box = slider.bounding_box()
                 page.touchscreen.tap(box["x"] + 0.9 * box["width"], box["y"] + box["height"] / 2)
                 after = page.evaluate(VALUES_JS, figure)
                 assert after != before, f"{name}: a tap on the slider changed nothing"
                 CHECKS[name](after)
+
+
+DRAWN_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => ({
+    name: f.dataset.widget, drawn: PosencWidgets.values(f) !== null,
+    width: Number(f.querySelector('.pw-figure svg').getAttribute('width')),
+    column: f.querySelector('.pw-figure').clientWidth,
+    below: f.getBoundingClientRect().top / innerHeight}))"""
+
+
+def test_figures_are_drawn_when_they_near_the_screen(pages, chromium):
+    """On a phone a figure is measured and drawn for the column only when it
+    nears the screen (measuring one in a section that is not laid out forces
+    that layout at load); until then the page shows the build's figure, and
+    once the reader scrolls to it, it is drawn at the column's width."""
+    built = {}  # the width of each figure as the build drew it
+    for name, page_path in pages.items():
+        block = re.search(rf'data-widget="{name}".*?<svg[^>]*width="(\d+)"',
+                          page_path.read_text(encoding="utf-8"), re.S)
+        built[name] = int(block.group(1))
+    far = []
+    with _browser(chromium, viewport={"width": 390, "height": 844}, is_mobile=True,
+                  has_touch=True, device_scale_factor=2) as (ctx, open_page):
+        for page_path in sorted(set(pages.values())):
+            page = open_page(page_path)
+            page.wait_for_timeout(300)  # time for the observer to report what is near
+            for fig in page.evaluate(DRAWN_JS):
+                if fig["below"] > 3:
+                    far.append(fig["name"])
+                    assert not fig["drawn"], f"{fig['name']} drawn at load, {fig['below']:.0f} screens down"
+                if not fig["drawn"]:
+                    assert fig["width"] == built[fig["name"]], f"{fig['name']}: not the build's figure"
+            for name in [n for n, path in pages.items() if path == page_path]:
+                _show(page, name)
+                fig = next(f for f in page.evaluate(DRAWN_JS) if f["name"] == name)
+                assert fig["drawn"] and abs(fig["width"] - fig["column"]) <= 1, (
+                    f"{name} not drawn for its {fig['column']}-px column: {fig}")
+    assert len(far) >= 5, f"too few figures far down a page to test the wait: {far}"
 
 
 CONTRAST_JS = """() => {
@@ -628,6 +705,7 @@ def test_the_built_figure_is_the_live_one_at_its_defaults(pages, chromium):
             built_alt = unescape(re.search(r'role="img" aria-label="([^"]*)"', block).group(1))
             built_summary = unescape(re.search(r'class="pw-summary"[^>]*>([^<]*)<', block).group(1))
             page = open_page(page_path)
+            _show(page, name)  # drawn by the browser, not the build's figure still
             state = page.evaluate(STATE_JS, f"widget-{name}")
             assert state["alt"] == built_alt, name
             assert state["summary"] == built_summary, name

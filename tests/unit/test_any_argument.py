@@ -127,6 +127,7 @@ WORKING_CALLS = {
     stats.compare: dict(a=[0.9, 0.8, 0.7], b=[0.8, 0.8, 0.6], converged_a=[True, True, True],
                         converged_b=[True, True, True], margin=0.05, level=0.95),
     stats.pool: dict(estimates=[stats.over_seeds([0.1, 0.2, 0.15])]),
+    stats.replication: dict(),
     posenc.position_ids: dict(attention_mask=[[0, 1, 1]]),
     posenc.padding_mask: dict(attention_mask=[[0, 1, 1]]),
     posenc.packed_position_ids: dict(lengths=[2, 3]),
@@ -454,17 +455,10 @@ ARRAY_CASES = [(i, name) for i, (f, kwargs) in enumerate(CALLS) if kwargs.get("m
                for name, value in kwargs.items() if _numbers(value)]
 # the model branch's functions that read labels with np.asarray (issue 40 is theirs there):
 # strict, so that the fix makes this list shrink
-MODEL_BRANCH = {(model.accuracy, "labels"), (backward.loss_and_grads, "labels")}
-
-
 @pytest.mark.parametrize("i, name", ARRAY_CASES, ids=[_case_id(i, name) for i, name in ARRAY_CASES])
 def test_an_array_that_numpy_cannot_read_is_refused_by_name(i, name):
     f, working = CALLS[i]
     kwargs = dict(_fresh(working), **{name: _ArrayRaises()})
-    if (f, name) in MODEL_BRANCH:
-        with pytest.raises(RuntimeError):  # until the model branch routes labels through _checks
-            _call_and_draw(f, kwargs)
-        return
     with pytest.raises(TypeError, match=rf"^{name}\b"):
         _call_and_draw(f, kwargs)
     plt.close("all")

@@ -22,7 +22,7 @@ def _config(v):
 
 def check_models(v):
     params, head_dim = _config(v)
-    assert v["params"] == params and v["head_dim"] == head_dim, \
+    assert v["rope_parameters"] == params and v["head_dim"] == head_dim, \
         f"{v['label']}: the figure's settings are not the reference's"
     inv_freq, factor = posenc.rope_frequencies(head_dim, scaling=params,
                                                seq_len=int(v["seq_len"]))

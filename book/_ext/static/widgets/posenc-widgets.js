@@ -19,6 +19,8 @@
 //   print, the PDF and a reader without JavaScript see);
 // * in the reader's browser, where it wires the sliders: every change
 //   recomputes the numbers and redraws the figure at the width of the column.
+//   A figure is first measured and drawn when it nears the screen
+//   (IntersectionObserver); until then the reader sees the build's figure.
 //
 // `PosencWidgets.values(figure)` returns the numbers of the figure as drawn
 // last, with its settings: tests/book/test_widgets.py compares them with
@@ -504,17 +506,49 @@
     live.set(figure, {name, params, width, ...out.values});
   }
 
+  // A figure is wired (its sliders shown and listened to) as soon as its
+  // file has run, which costs no layout; it is measured and drawn at the
+  // column's width only when it nears the screen. Until then the page shows
+  // the static figure that the build drew (the same drawing at 640 px,
+  // scaled to the column). The site's sections are content-visibility: auto
+  // (posenc-site.css): a section off the screen is not laid out at all, and
+  // measuring a figure in it would force its layout, hundreds of ms on a
+  // phone for chapter 2's three figures at load.
+  const wired = new Set(), awake = new Set();
+  const NEAR = "50% 0px";  // about the margin at which Chromium lays out such a section
+  const nearing = typeof IntersectionObserver === "function" ?
+    new IntersectionObserver((entries) => {
+      for (const entry of entries) if (entry.isIntersecting) wake(entry.target);
+    }, {rootMargin: NEAR}) : null;
+
   function attach(figure) {
-    if (!WIDGETS[figure.dataset.widget] || live.has(figure)) return;
-    figure.addEventListener("input", () => update(figure));
+    if (!WIDGETS[figure.dataset.widget] || wired.has(figure)) return;
+    wired.add(figure);
+    // a slider moved before the figure came near (by a script, or a reader
+    // faster than the observer) draws it at once
+    figure.addEventListener("input", () => { wake(figure, false); update(figure); });
     figure.classList.add("pw-live");
-    update(figure, true);
+    if (nearing) nearing.observe(figure);
+    else wake(figure);
+  }
+
+  // The figure nears the screen: draw it for the column, and again whenever
+  // the column's width changes.
+  function wake(figure, draw = true) {
+    if (awake.has(figure)) return;
+    awake.add(figure);
+    if (nearing) nearing.unobserve(figure);
+    if (draw) update(figure, true);
+    figure.classList.add("pw-drawn");
     if (typeof ResizeObserver === "function") {
-      let last = figure.querySelector(".pw-figure").clientWidth;
-      new ResizeObserver(() => {
-        const now = figure.querySelector(".pw-figure").clientWidth;
-        if (Math.abs(now - last) > 1) { last = now; update(figure, !pending.has(figure)); }
-      }).observe(figure.querySelector(".pw-figure"));
+      const box = figure.querySelector(".pw-figure");
+      let last = null;
+      new ResizeObserver((entries) => {
+        const now = entries[entries.length - 1].contentRect.width;
+        if (now === 0) return;  // not laid out (a section off the screen, print)
+        if (last !== null && Math.abs(now - last) > 1) update(figure, !pending.has(figure));
+        last = now;
+      }).observe(box);
     }
   }
 

@@ -103,8 +103,10 @@
       const turning = inv.filter((t) => t > 0).length;
       const wavelength = inv.map((t) => (t > 0 ? TWO_PI / t : Infinity));
       const within = wavelength.filter((w) => w <= length).length * (type === "axial" ? 2 : 1);
+      // not "params": PosencWidgets.values(figure) holds the controls' settings
+      // under that name, and its other keys are these
       return {label: m.label, config_class: m.config_class, layer_type: m.layer_type,
-              head_dim: m.head_dim, params: m.params, seq_len: length, type, pairs,
+              head_dim: m.head_dim, rope_parameters: m.params, seq_len: length, type, pairs,
               inv_freq: inv, attentionFactor: a, turning, within, wavelength,
               edges: edges || [], window: m.window};
     },
