@@ -155,7 +155,7 @@ BUNDLE = "posenc-styles.css"
 # sphinx-design) stay apart.
 BUNDLED = ("styles/theme.css", "styles/pydata-sphinx-theme.css", "pygments.css",
            "styles/sphinx-book-theme.css", "togglebutton.css", "copybutton.css", "mystnb.",
-           "exercise.css", "icons.css", "posenc-site.css")
+           "exercise.css", "icons.css", "posenc-site.css", "posenc-previews.css")
 _CSS_LINK = re.compile(r'[ \t]*<link (?=[^>]*rel="stylesheet")[^>]*href="(?P<prefix>[^"]*?)_static/'
                        r'(?P<file>[^"?]+)(?P<query>\?[^"]*)?"[^>]*>\n?')
 

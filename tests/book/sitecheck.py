@@ -8,7 +8,7 @@ layout, print), ``test_site_math``, ``test_site_search``,
 ``test_site_exercises``, ``test_site_a11y`` (markup, figures),
 ``test_site_pages`` (descriptions, the front door, the buttons),
 ``test_site_contents``, ``test_site_numbers``, ``test_site_bibstyle``,
-``test_site_icons``; the real-browser visit of every page in
+``test_site_icons``, ``test_site_previews``; the real-browser visit of every page in
 ``test_site_visit``, a phone's visits in ``test_site_phone``; axe-core in
 ``test_accessibility``, the PDF in ``test_pdf``, the interactive figures in
 ``test_widgets``.
