@@ -5,7 +5,10 @@ doctests) the wall-clock seconds its items took, and the CPU seconds (user +
 system) that the worker running them and every process it started (nbval's
 kernels, Chromium, ``make pdf``) spent meanwhile, with the worker it ran on;
 then how busy each worker was. CPU time is what to compare between runs on
-a shared machine: others' load stretches wall time, not CPU time.
+a shared machine: others' load stretches wall time, not CPU time. One
+blind spot: Chromium's processes that outlive the browser's own reaping
+(its zygote and renderers, which the kernel then hands to init) take their
+CPU with them, so a browser check's CPU seconds are a lower bound.
 
 ``make test-profile`` prints every file (``make test`` the slowest) and
 pytest's own list of the slowest setups and calls (``--durations``), and
@@ -126,12 +129,11 @@ def write_durations(path, records):
         old = {}
     files = {**old, **file_seconds(records)}
     ranked = dict(sorted(files.items(), key=lambda kv: (-kv[1][0], kv[0])))
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump({"about": "Wall and CPU seconds of each file of tests in one run of "
-                            "`make test-profile` (tests/breakdown.py); tests/conftest.py "
-                            "starts the slowest files first.",
-                   "files": ranked}, handle, indent=0)
-        handle.write("\n")
+    about = ("Wall and CPU seconds of each file of tests in one run of `make test-profile` "
+             "(tests/breakdown.py); tests/conftest.py starts the slowest files first.")
+    lines = [f"  {json.dumps(name)}: [{wall}, {cpu}]" for name, (wall, cpu) in ranked.items()]
+    Path(path).write_text('{"about": %s,\n "files": {\n%s\n}}\n'
+                          % (json.dumps(about), ",\n".join(lines)), encoding="utf-8")
 
 
 def load_durations(path):
