@@ -19,13 +19,14 @@ export OPENBLAS_CORETYPE := Haswell
 # _build/html is what building the sources as they are now would give.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book pdf test execute student otter nbgrader exercises bench replicate lock clean \
+.PHONY: help venv book pdf test test-profile execute student otter nbgrader exercises bench replicate lock clean \
 	lab lab-check classroom-venv classroom-check browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
 	@echo "make test     unit tests, nbval over every notebook, strict book build, browser checks (axe-core)"
+	@echo "make test-profile  make test, then where the time went, file by file (records tests/durations.json)"
 	@echo "make lighthouse  Lighthouse scores of the landing page and every chapter (mobile, desktop)"
 	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
@@ -83,8 +84,20 @@ pdf: $(STAMP)
 	$(BIN)/python -m tools.make_pdf _build/singlehtml _build/pdf/book.pdf
 
 # The student editions run whole (tests marked "classroom") in classroom-check.
+# xdist hands whole files to the two workers in the order tests/conftest.py
+# puts them, the slowest first (tests/durations.json), not by their number
+# of tests. The run ends with where the time went (tests/breakdown.py):
+# each file's wall and CPU seconds, the slowest 25 (make test-profile: all
+# of them, and pytest's slowest setups and calls; it records the files'
+# times in tests/durations.json).
+PYTEST_ALL := -n auto --dist loadfile --no-loadscope-reorder -m "not classroom" book tests posenc
+
 test: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile -m "not classroom" book tests posenc
+	$(BIN)/python -m pytest $(PYTEST_ALL)
+
+test-profile: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ALL) --breakdown 0 --durations=30 \
+		--breakdown-record tests/durations.json
 
 # JupyterLab and jupyterlab-myst (requirements-lab.txt) on top of the book's
 # environment, opened on book/. The server's root is the repository, so

@@ -12,6 +12,7 @@ text         tokens, vocabularies, indices, random embeddings
 attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
 scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
+cache        positions when a model generates: the KV cache, padding, packing, windows
 relative     relative positions, T5 buckets, ALiBi
 positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
 families     the position machinery of real model families (Llama, OPT, DeBERTa...)
@@ -39,12 +40,14 @@ function. The book keeps the short calls that readers type, and names every
 other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import backward, exercises, families, model, plot, schemes, stats, tables, tasks, training
+from . import backward, cache, exercises, families, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .backward import *  # noqa: F401,F403
 from .backward import __all__ as _backward_all
 from .by_hand import explain_entry  # noqa: F401
+from .cache import *  # noqa: F401,F403
+from .cache import __all__ as _cache_all
 from .families import *  # noqa: F401,F403
 from .families import __all__ as _families_all
 from .model import *  # noqa: F401,F403
@@ -86,9 +89,11 @@ __all__ = [
     *_model_all,
     *_backward_all,
     *_training_all,
+    *_cache_all,
     *_precision_all,
     *_families_all,
     "backward",
+    "cache",
     "exercises",
     "families",
     "model",

@@ -102,7 +102,7 @@ def adam_step(params, grads, state, *, lr=0.01, beta1=0.9, beta2=0.999, eps=1e-8
 
 
 def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=order_task,
-          seed=0, length_seed=0, check_every=None):
+          seed=0, length_seed=0, check_every=None, stop_early=True):
     """Train a copy of ``model`` (or of a stack of models) with Adam on fresh batches from ``task``.
 
     At each step a sequence length is drawn uniformly from
@@ -156,6 +156,14 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         Check the convergence rule every ``check_every`` steps and stop
         each model that meets it. ``None`` (the default): every model
         trains for ``steps`` steps, unchecked.
+    stop_early : bool, default True
+        With ``check_every``, ``False`` keeps every model training to the
+        last step (the fixed-budget run), while the checks record each
+        model's early stop as above: the history then also holds
+        ``"stopped"``, the model (or stack) as early stopping returns it,
+        each model as it was at its recorded step, with its history: the
+        pair ``(trained, history)`` that ``stop_early=True`` returns, from
+        one run instead of two, the same numbers.
 
     Returns
     -------
@@ -170,6 +178,8 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         entries describe each model's last check: ``"steps"``, the steps it
         trained; ``"held_out"``, its held-out accuracy at each training
         length, shortest first; ``"converged"``, whether it met the rule.
+        With ``stop_early=False`` the arrays cover every step, and
+        ``"stopped"`` holds the early-stopped pair.
 
     Examples
     --------
@@ -186,9 +196,14 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
     ...                        check_every=250)
     >>> history["steps"], history["converged"]  # both stopped early, when the rule was met
     (array([750, 500]), array([ True,  True]))
+    >>> full, both = train(init_model("learned", seed=[0, 1]), steps=1500, seed=[0, 1],
+    ...                    check_every=250, stop_early=False)  # all 1500 steps, and the stops
+    >>> early_stack, early_history = both["stopped"]
+    >>> early_history["steps"], bool(np.array_equal(early_stack["params"]["P"], stack["params"]["P"]))
+    (array([750, 500]), True)
     """
     steps, batch_size, lr, lengths, rngs, length_rng, check_every = _train_arguments(
-        model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every)
+        model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every, stop_early)
     lo, hi = lengths
     # The trained parameters are views of one flat array, which Adam updates as
     # a whole: entry by entry, exactly as parameter by parameter, in one call.
@@ -203,6 +218,8 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
         history.update(steps=np.full(M, steps), held_out=np.full((M, hi - lo + 1), np.nan),
                        converged=np.zeros(M, dtype=bool))
     active = np.arange(M)  # the models still training
+    pending = active  # the models whose stop is not yet recorded
+    stopped = {name: x.copy() for name, x in params.items()} if not stop_early else None
     state = {}
     for step in range(steps):
         n = int(length_rng.integers(lo, hi + 1))
@@ -218,20 +235,39 @@ def train(model, *, steps=1500, batch_size=32, lengths=(4, 16), lr=0.02, task=or
                                       lr * (1 - step / steps))
         history["loss"][active, step], history["length"][step] = loss, n
         history["accuracy"][active, step] = np.mean(logits.argmax(axis=-1) == labels, axis=-1)
-        if check_every is not None and ((step + 1) % check_every == 0 or step + 1 == steps):
-            active = _check(trained, params, active, held_out, step + 1, step + 1 == steps, history)
+        if check_every is not None and len(pending) and ((step + 1) % check_every == 0 or step + 1 == steps):
+            going_on = _check(trained, params, pending, held_out, step + 1, step + 1 == steps, history)
+            if stopped is not None:  # record the models that stop here, and train on
+                here = np.setdiff1d(pending, going_on)
+                for name, x in params.items():
+                    stopped[name][here] = x[here]
+            else:
+                active = going_on
+            pending = going_on
             if not len(active):
                 break
-    if check_every is not None:
-        last = int(history["steps"].max())
+    early = None
+    if stopped is not None:  # the pair that early stopping returns, from this run
+        early = {name: np.copy(x) for name, x in history.items()}
+        after = np.arange(steps) >= history["steps"][:, None]  # each model's steps after its stop
+        early["loss"][after], early["accuracy"][after] = np.nan, np.nan
+        early = (dict(trained, params=stopped), early)
+    if check_every is not None:  # early stopping's arrays end at the last step any model took
+        h = history if early is None else early[1]
+        last = int(h["steps"].max())
         for name in ("loss", "accuracy", "length"):
-            history[name] = history[name][..., :last]
-    if model.get("n_models") is None:
-        for name in ("loss", "accuracy", "steps", "held_out", "converged"):
-            if name in history:
-                history[name] = history[name][0]
-        if "steps" in history:
-            history["steps"], history["converged"] = int(history["steps"]), bool(history["converged"])
+            h[name] = h[name][..., :last]
+    for h in (history,) if early is None else (history, early[1]):
+        if model.get("n_models") is None:
+            for name in ("loss", "accuracy", "steps", "held_out", "converged"):
+                if name in h:
+                    h[name] = h[name][0]
+            if "steps" in h:
+                h["steps"], h["converged"] = int(h["steps"]), bool(h["converged"])
+    if early:
+        if model.get("n_models") is None:
+            early[0]["params"] = {name: x[0] for name, x in stopped.items()}
+        history["stopped"] = early
     return trained, history
 
 
@@ -475,7 +511,8 @@ def _adam_finite(name, g, m, v, theta, lr):
         )
 
 
-def _train_arguments(model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every):
+def _train_arguments(model, steps, batch_size, lengths, lr, task, seed, length_seed, check_every,
+                     stop_early):
     """The arguments of :func:`train`, checked, and the size of its work capped."""
     _model(model)  # a model dict, before _lengths reads it
     steps = _checks.positive_int("steps", steps)
@@ -485,6 +522,8 @@ def _train_arguments(model, steps, batch_size, lengths, lr, task, seed, length_s
     _task(task)
     if check_every is not None:
         check_every = _checks.positive_int("check_every", check_every)
+    if not _checks.boolean("stop_early", stop_early) and check_every is None:
+        raise ValueError("stop_early=False records the early stops of the checks: it needs check_every")
     rngs = _data_rngs(seed, model)
     length_rng = np.random.default_rng(_checks.integer("length_seed", length_seed, minimum=0))
     show, (formula, work) = _checks.show, _work(model, batch_size, hi)

@@ -5,18 +5,26 @@ doctests) the wall-clock seconds its items took, and the CPU seconds (user +
 system) that the worker running them and every process it started (nbval's
 kernels, Chromium, ``make pdf``) spent meanwhile, with the worker it ran on;
 then how busy each worker was. CPU time is what to compare between runs on
-a shared machine: others' load stretches wall time, not CPU time.
+a shared machine: others' load stretches wall time, not CPU time. One
+blind spot: Chromium's processes that outlive the browser's own reaping
+(its zygote and renderers, which the kernel then hands to init) take their
+CPU with them, so a browser check's CPU seconds are a lower bound.
 
 ``make test-profile`` prints every file (``make test`` the slowest) and
-pytest's own list of the slowest setups and calls (``--durations``).
+pytest's own list of the slowest setups and calls (``--durations``), and
+records each file's time in ``tests/durations.json``
+(``--breakdown-record``), the table by which ``tests/conftest.py`` starts
+the longest files first.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -66,9 +74,10 @@ class Breakdown:
     """Records each item's wall and CPU time where it runs; the controller
     (or the only process, without xdist) prints the table."""
 
-    def __init__(self, config, lines):
+    def __init__(self, config, lines, record=None):
         self.config = config
         self.lines = lines  # how many files to list; 0: all
+        self.record = record  # where to write each file's seconds, or None
         self.worker = os.environ.get("PYTEST_XDIST_WORKER", "-")
         self.records = []  # [nodeid, worker, start (epoch s), wall s, CPU s]
         self.started = time.time()
@@ -96,6 +105,55 @@ class Breakdown:
                    for n, w, start, wall, cpu in self.records]
         for line in table(records, time.time() - self.started, self.lines):
             terminalreporter.write_line(line)
+        if self.record:
+            write_durations(self.record, records)
+            terminalreporter.write_line(f"each file's time recorded in {self.record}")
+
+
+def file_seconds(records):
+    """Each file's wall and CPU seconds: ``{file: (wall, cpu)}``."""
+    seconds = defaultdict(lambda: [0.0, 0.0])
+    for nodeid, _worker, _start, wall, cpu in records:
+        seconds[scope(nodeid)][0] += wall
+        seconds[scope(nodeid)][1] += cpu
+    return {name: (round(w, 1), round(c, 1)) for name, (w, c) in seconds.items()}
+
+
+def write_durations(path, records):
+    """``tests/durations.json``: the files of this run, the slowest first,
+    with their wall and CPU seconds (a file this run did not meet is kept
+    with its old times)."""
+    try:
+        old = json.loads(Path(path).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError):
+        old = {}
+    files = {**old, **file_seconds(records)}
+    ranked = dict(sorted(files.items(), key=lambda kv: (-kv[1][0], kv[0])))
+    about = ("Wall and CPU seconds of each file of tests in one run of `make test-profile` "
+             "(tests/breakdown.py); tests/conftest.py starts the slowest files first.")
+    lines = [f"  {json.dumps(name)}: [{wall}, {cpu}]" for name, (wall, cpu) in ranked.items()]
+    Path(path).write_text('{"about": %s,\n "files": {\n%s\n}}\n'
+                          % (json.dumps(about), ",\n".join(lines)), encoding="utf-8")
+
+
+def load_durations(path):
+    """``{file: wall seconds}`` from ``tests/durations.json``; {} if there is none."""
+    try:
+        files = json.loads(Path(path).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return {name: times[0] for name, times in files.items()}
+
+
+def slowest_first(items, seconds):
+    """``items`` reordered file by file, the slowest recorded file first; a
+    file with no recorded time (new since the table was made) goes before
+    them all, since it may be slow. Items keep their order within a file."""
+    rank = {}
+    for item in items:
+        name = scope(item.nodeid)
+        rank.setdefault(name, -seconds.get(name, float("inf")))
+    return sorted(items, key=lambda item: rank[scope(item.nodeid)])
 
 
 def table(records, elapsed, lines=0, min_wall=2.0):

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.breakdown import Breakdown
+from tests.breakdown import Breakdown, load_durations, slowest_first
 from tools import book_key
 from tools.headless import INSTALL_HINT, find_chromium
 from tools.paths import ARITHMETIC_ENV, HTML, ROOT
@@ -81,12 +81,27 @@ def chromium():
     return path
 
 
+DURATIONS = ROOT / "tests" / "durations.json"
+
+
 def pytest_addoption(parser):
     parser.addoption("--breakdown", type=int, default=25, metavar="N",
                      help="list the N slowest files at the end, with their wall and CPU "
                           "time (tests/breakdown.py); 0 lists every file over 2 s")
+    parser.addoption("--breakdown-record", metavar="PATH", default=None,
+                     help="write each file's wall and CPU seconds to PATH "
+                          "(make test-profile: tests/durations.json)")
 
 
 def pytest_configure(config):
-    config.pluginmanager.register(Breakdown(config, config.getoption("breakdown")),
-                                  "posenc-breakdown")
+    config.pluginmanager.register(
+        Breakdown(config, config.getoption("breakdown"), config.getoption("breakdown_record")),
+        "posenc-breakdown")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The slowest files first (``tests/durations.json``), so that under
+    ``make test`` (``-n auto --dist loadfile --no-loadscope-reorder``: xdist
+    hands out whole files in this order) no long file starts last while the
+    other worker sits idle."""
+    items[:] = slowest_first(items, load_durations(DURATIONS))

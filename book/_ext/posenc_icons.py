@@ -41,6 +41,30 @@ def css_icon_codepoints(css):
     return points
 
 
+def used_icon_names(out):
+    """The ``fa-*`` names that the built site at ``out`` uses: in its pages, and
+    in the theme's scripts (icons they insert)."""
+    used = set()
+    for page in Path(out).rglob("*.html"):
+        used |= set(re.findall(r"\b(fa-[\w-]+)", page.read_text(encoding="utf-8", errors="replace")))
+    for script in (Path(out) / "_static" / "scripts").glob("*.js"):
+        used |= set(re.findall(r"[\"' ](fa-[\w-]+)", script.read_text(encoding="utf-8", errors="replace")))
+    return used
+
+
+def without_unused_icons(css, used_names):
+    """``css`` without the ``.fa-*`` rules of icons not in ``used_names``: their
+    glyphs are not in the cut-down fonts, so those rules draw nothing.
+
+    >>> without_unused_icons('.fa-sun:before{content:"f185"}.fa-cat:before{content:"f6be"}', {"fa-sun"})
+    '.fa-sun:before{content:"f185"}'
+    """
+    def keep(m):
+        return m[0] if set(re.findall(r"\.(fa-[\w-]+):", m[1])) & used_names else ""
+
+    return _ICON_RULE.sub(keep, css)
+
+
 def subset_icon_fonts(app, exception):
     """Write _static/icons/*.woff with only the icons the site uses, and icons.css."""
     if exception is not None or getattr(app.builder, "format", "") != "html":
@@ -53,12 +77,7 @@ def subset_icon_fonts(app, exception):
     webfonts = static / "vendor" / "fontawesome" / "webfonts"
     if not theme_css.is_file() or not webfonts.is_dir():
         return
-    used = set()
-    for page in out.rglob("*.html"):
-        used |= set(re.findall(r"\b(fa-[\w-]+)", page.read_text(encoding="utf-8", errors="replace")))
-    for script in (static / "scripts").glob("*.js"):  # icons the theme's scripts insert
-        used |= set(re.findall(r"[\"' ](fa-[\w-]+)", script.read_text(encoding="utf-8", errors="replace")))
-    points = icon_codepoints(theme_css.read_text(encoding="utf-8"), used)
+    points = icon_codepoints(theme_css.read_text(encoding="utf-8"), used_icon_names(out))
     for css in static.rglob("*.css"):  # icons that stylesheets draw themselves
         points |= css_icon_codepoints(css.read_text(encoding="utf-8", errors="replace"))
     (static / "icons").mkdir(exist_ok=True)

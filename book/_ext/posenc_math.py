@@ -28,6 +28,7 @@ import shutil
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.builders.singlehtml import SingleFileHTMLBuilder
 from sphinx.locale import _
 from sphinx.util import logging
 from sphinx.util.math import get_node_equation_number
@@ -215,7 +216,12 @@ def link_stylesheet(app, pagename, templatename, context, doctree):
 
 def _typeset_unwritten_pages(app, mathjax):
     """An incremental build leaves unchanged pages as they were: typeset their
-    math too, so that the stylesheet covers every character they show."""
+    math too, so that the stylesheet covers every character they show. The
+    single-page build (``make pdf``) writes every page into one, its root:
+    nothing is left unwritten, and typesetting the whole book a second time
+    would only cost time."""
+    if isinstance(app.builder, SingleFileHTMLBuilder):
+        return
     for docname in sorted(app.env.found_docs - mathjax_pages(app.builder)):
         doctree = app.env.get_doctree(docname)
         for node in doctree.findall(nodes.math):

@@ -38,7 +38,11 @@ figure is found by running them: each file registers its figures.
 The figure is also drawn when the book is built: the same files run in an
 embedded V8 (the pinned ``mini-racer``, as for the math), and the page holds
 the finished SVG at the default settings. Print, ``make pdf`` and a reader
-without JavaScript see that static figure, never an empty box.
+without JavaScript see that static figure, never an empty box; so does every
+reader until the figure nears the screen, since the browser measures and
+draws a figure for the column only then (an IntersectionObserver in the
+core: the site's sections are ``content-visibility: auto``, and measuring a
+figure in one that is not laid out would force its layout at load).
 
 Adding a figure to a chapter
 ----------------------------

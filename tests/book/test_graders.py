@@ -213,7 +213,8 @@ def test_classroom_requirements_pin_the_graders_and_the_books_numerics():
 def test_ci_runs_the_classroom_check_after_the_tests():
     run = (ROOT / ".ci" / "run").read_text()
     commands = [ln.strip() for ln in run.splitlines() if ln.strip().startswith("make ")]
-    assert commands[0] == "make test" and commands[-1] == "make classroom-check", commands
+    assert commands[:2] == ["make book", "make test"], commands
+    assert commands[-1] == "make classroom-check", commands
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^classroom-check: .*\$\(CLASSROOM_STAMP\)", makefile, re.M)
     assert "-r requirements-classroom.txt" in makefile

@@ -334,8 +334,13 @@ def test_make_lab_check_runs_the_real_client_checks():
 
 
 def test_ci_runs_make_test_then_make_lab_check():
-    # `make test` first, exactly as the README tells a newcomer; then the
-    # slower checks (the graders' check is tests/book/test_graders.py's concern)
+    # The README's two commands first, exactly as it tells a newcomer to type
+    # them (`make book`, then `make test`); then the slower checks (the
+    # graders' check is tests/book/test_graders.py's concern)
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"## The two commands\n.*?```bash\n(.*?)```", readme, re.S)[1]
+    typed = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert typed == ["make book", "make test"], typed
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line.strip().startswith("make ")]
-    assert lines[:2] == ["make test", "make lab-check"], lines
+    assert lines[:3] == [*typed, "make lab-check"], lines

@@ -168,6 +168,25 @@ def test_a_page_holds_up_its_first_paint_for_few_files(site):
     assert "@import" not in bundle.read_text(encoding="utf-8")
 
 
+def test_the_bundle_draws_only_the_icons_the_site_uses(site):
+    """The theme's stylesheet names about 1,800 Font Awesome icons; the fonts
+    hold only those the site uses (posenc_icons), and so does the bundle,
+    every page's render-blocking stylesheet: each used icon keeps its rule."""
+    from book._ext import posenc_assets
+    from book._ext.posenc_icons import _ICON_RULE, used_icon_names
+
+    def icons(css):
+        return {name for selectors, _ in _ICON_RULE.findall(css)
+                for name in re.findall(r"\.(fa-[\w-]+):", selectors)}
+
+    theme = icons((site / "_static" / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf-8"))
+    bundled = icons((site / "_static" / posenc_assets.BUNDLE).read_text(encoding="utf-8"))
+    used = used_icon_names(site) & theme
+    assert len(theme) > 1000 and used, (len(theme), used)
+    assert used <= bundled, f"icons the site uses without a rule: {used - bundled}"
+    assert len(bundled) < 3 * len(used) + 20, f"{len(bundled)} icon rules in the bundle for {len(used)} icons"
+
+
 def test_figures_load_near_the_screen_and_the_theme_measures_nothing_at_load(site):
     """Images load lazily and decode off the main thread; the theme's script
     no longer measures every box of the page at load and after each change

@@ -18,7 +18,10 @@ by the pinned playwright, as in test_site_visit.py) opens the built pages from
 * checks the sliders' labels and spoken values, and that the figure's text
   alternative follows the settings;
 * taps a slider on a 390-px phone, and checks that every figure fits the
-  column there with its text at full size;
+  column there with its text at full size, and that a figure is drawn for
+  the column only once it nears the screen (the build's figure until then);
+  every check first scrolls its figure into view as a reader does
+  (``_show``: the site's sections are ``content-visibility: auto``);
 * measures the contrast of the figures' text and lines in light and dark mode;
 * prints the pages: the sliders go, the figure stays, and the printed PDF
   holds each figure's text; a reader without JavaScript sees the static

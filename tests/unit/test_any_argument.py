@@ -42,6 +42,7 @@ matplotlib.use("Agg")
 
 MODEL = model.init_model("learned")
 STACK = model.init_model("rope", seed=[0, 1])
+CAUSAL = model.init_model("rope", causal=True, readout="last")  # a model that generates (posenc.cache)
 HALF = dict(MODEL, params={name: x.astype(np.float16) for name, x in MODEL["params"].items()})
 
 WORKING_CALLS = {
@@ -127,6 +128,17 @@ WORKING_CALLS = {
                         converged_b=[True, True, True], margin=0.05, level=0.95),
     stats.pool: dict(estimates=[stats.over_seeds([0.1, 0.2, 0.15])]),
     stats.replication: dict(),
+    posenc.position_ids: dict(attention_mask=[[0, 1, 1]]),
+    posenc.padding_mask: dict(attention_mask=[[0, 1, 1]]),
+    posenc.packed_position_ids: dict(lengths=[2, 3]),
+    posenc.document_ids: dict(position_ids=[0, 1, 0]),
+    posenc.packed_mask: dict(lengths=[2, 3]),
+    posenc.sliding_window_mask: dict(n=4, window=2),
+    posenc.rerotate: dict(keys=np.ones((2, 4)), old_positions=[0, 1], new_positions=[2, 3]),
+    posenc.seen_offsets: dict(policy="sinks", n=5, window=3, sinks=1),
+    posenc.logits_per_position: dict(model=CAUSAL, tokens=[[0, 1, 2]], rows=[-1]),
+    posenc.decode: dict(model=CAUSAL, tokens=[0, 1, 2]),
+    posenc.recompute: dict(model=CAUSAL, tokens=[0, 1, 2]),
 }
 
 # the model's functions again, on a stack of models and on a float16 model
@@ -326,10 +338,20 @@ ABOVE_THE_CAP = [
     (training.train, lambda n: dict(model=NONE, steps=n), (CAP - 114688) // 3 + 1),
     (training.held_out_accuracy, lambda n: dict(model=NONE, lengths=(2, n), n_items=1000),
      _first_above(lambda n: 500 * (n - 1) * (n + 2) + n * (840 + 8 * n))),
+    # posenc.cache
+    (posenc.padding_mask, lambda n: dict(attention_mask=np.ones(n, dtype=np.int8)), SIDE),
+    (posenc.packed_position_ids, lambda n: dict(lengths=[n]), CAP // 3 + 1),
+    (posenc.packed_mask, lambda n: dict(lengths=[n]), SIDE),
+    (posenc.sliding_window_mask, lambda n: dict(n=n, window=2), SIDE),
+    (posenc.seen_offsets, lambda n: dict(policy="full", n=n), SIDE),
+    (posenc.logits_per_position, lambda n: dict(model=CAUSAL, tokens=np.zeros((1, n), np.int8)), SIDE),
+    (posenc.decode, lambda n: dict(model=CAUSAL, tokens=np.zeros(n, np.int8)), SIDE),
 ]
 # the rows whose size is the shape of an array, which cannot be 10**400
 SIZED_BY_AN_ARRAY = {posenc.attention, tables.lookup, model.forward, model.attention_weights,
-                     model.forward_by_definition, model.accuracy, backward.loss_and_grads}
+                     model.forward_by_definition, model.accuracy, backward.loss_and_grads,
+                     posenc.padding_mask, posenc.packed_position_ids, posenc.packed_mask,
+                     posenc.logits_per_position, posenc.decode}
 
 CAP_MESSAGE = rf"would need ~?[0-9.e+]+ numbers, more than the {CAP:,} \(1 GiB of float64\)"
 

@@ -347,6 +347,30 @@ def test_a_model_that_cannot_learn_trains_every_step_and_is_reported_not_converg
     assert np.all(np.abs(history["held_out"] - 0.5) < 0.1)  # every length scored, at the last check
 
 
+@pytest.mark.parametrize("seeds", [[0, 1, 2, 3], 0])
+def test_one_run_without_stopping_gives_the_fixed_budget_and_the_early_stopped_models(seeds):
+    model = init_model("learned", seed=seeds)
+    early, early_history = train(model, steps=200, lengths=(4, 9), seed=seeds, check_every=25)
+    fixed, fixed_history = train(model, steps=200, lengths=(4, 9), seed=seeds)
+    full, history = train(model, steps=200, lengths=(4, 9), seed=seeds, check_every=25, stop_early=False)
+    stopped, stopped_history = history.pop("stopped")
+    for name in model["params"]:
+        np.testing.assert_array_equal(full["params"][name], fixed["params"][name])
+        np.testing.assert_array_equal(stopped["params"][name], early["params"][name])
+    np.testing.assert_array_equal(history["loss"], fixed_history["loss"])  # every step
+    assert set(stopped_history) == set(early_history)
+    for name, x in early_history.items():
+        np.testing.assert_array_equal(stopped_history[name], x)  # NaN where early's are
+    assert np.array_equal(history["steps"], early_history["steps"]) and np.min(history["steps"]) < 200
+
+
+def test_stop_early_false_needs_check_every_and_a_real_bool():
+    with pytest.raises(ValueError, match="^stop_early=False .* needs check_every"):
+        train(init_model("none"), steps=5, stop_early=False)
+    with pytest.raises(TypeError, match="^stop_early must be True or False"):
+        train(init_model("none"), steps=5, check_every=5, stop_early=0)
+
+
 def test_without_check_every_nothing_is_checked():
     _, history = train(init_model("learned"), steps=30, seed=0)
     assert set(history) == {"loss", "accuracy", "length"} and np.isfinite(history["loss"]).all()

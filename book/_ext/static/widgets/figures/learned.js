@@ -13,7 +13,7 @@
   // BEGIN DATA (python -m tools.widget_data writes it; do not edit)
   const DATA = {
    "notebook": "book/04_learned.ipynb",
-   "code_sha256": "c6695cac4ba9c0c89e1578ea69b57d8c08a55d404d16b52a96128f216ce063ca",
+   "code_sha256": "b378f0a120b769b7a4045a9c6546a0efffaec7f7e7b15d3f98b198b5b2023ab3",
    "what": "models['learned'][seed]['params']['P'][:24] for the 16 seeds",
    "shape": [
     16,
