@@ -87,8 +87,23 @@ PDF_CSS = """
   .bd-article-container, .bd-article {
     max-width: none !important; width: 100%% !important; padding-left: 0 !important;
     padding-right: 0 !important; margin-left: 0 !important; margin-right: 0 !important; }
+  /* A code cell taller than half a page (marked by TALL_JS, below) breaks
+     between its lines, two or more on each side: kept whole, a cell 77%% or 90%%
+     of a page tall moved to the next page and left most of a page blank.
+     Shorter cells stay whole (static/posenc-site.css). */
+  div.cell_input.posenc-tall { break-inside: auto !important; }
+  div.cell_input.posenc-tall pre { orphans: 2; widows: 2; }
 }
 """ % MARGIN
+
+# Half the height of a page's text area, in CSS pixels (96 per inch): a code
+# cell taller than this may break across pages.
+HALF_PAGE = (297 - MARGIN["top"] - MARGIN["bottom"]) / 25.4 * 96 / 2
+TALL_JS = """(limit) => {
+    for (const cell of document.querySelectorAll("div.cell_input")) {
+        if (cell.getBoundingClientRect().height > limit) cell.classList.add("posenc-tall");
+    }
+}"""
 
 # Runs in the printed page before it is printed: the title page, the
 # contents (parts, chapters, sections: what the outline shows too), figures
@@ -417,6 +432,7 @@ def print_pdf(site, pdf, chromium):
         page.add_style_tag(content=PDF_CSS)
         page.emulate_media(media="print")
         entries = page.evaluate(PREPARE_JS, {"facts": facts, "parts": parts, "root": root})
+        page.evaluate(TALL_JS, HALF_PAGE)
         # Load every image now (lazy ones too) and wait for the fonts.
         page.evaluate("""async () => {
             for (const img of document.images) img.loading = "eager";
