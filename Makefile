@@ -19,14 +19,16 @@ export OPENBLAS_CORETYPE := Haswell
 # _build/html is what building the sources as they are now would give.
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
-.PHONY: help venv book pdf test test-profile execute student otter nbgrader exercises bench replicate lock clean \
+.PHONY: help venv book pdf test test-profile browser-check browser-profile execute student otter nbgrader exercises bench replicate lock clean \
 	lab lab-check classroom-venv classroom-check browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
 	@echo "make pdf      the whole book as one PDF, _build/pdf/book.pdf (needs Chromium, not TeX)"
-	@echo "make test     unit tests, nbval over every notebook, strict book build, browser checks (axe-core)"
+	@echo "make test     unit tests, nbval over every notebook, strict book build, checks of the built site"
 	@echo "make test-profile  make test, then where the time went, file by file (records tests/durations.json)"
+	@echo "make browser-check  the book in headless Chromium: every page, axe-core, the figures, the PDF"
+	@echo "make browser-profile  make browser-check, recording tests/durations-browser.json"
 	@echo "make lighthouse  Lighthouse scores of the landing page and every chapter (mobile, desktop)"
 	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
@@ -90,14 +92,29 @@ pdf: $(STAMP)
 # each file's wall and CPU seconds, the slowest 25 (make test-profile: all
 # of them, and pytest's slowest setups and calls; it records the files'
 # times in tests/durations.json).
-PYTEST_ALL := -n auto --dist loadfile --no-loadscope-reorder -m "not classroom" book tests posenc
+# The tests that drive the system's Chromium (marked "browser": the site
+# visits, axe-core, the interactive figures, the PDF) need tools that
+# `make test` does not install (Chromium and poppler-utils from the system's
+# packages, axe-core from npm): `make browser-check` runs them, and .ci/run
+# runs it after `make test`.
+XDIST := -n auto --dist loadfile --no-loadscope-reorder
+PYTEST_ALL := $(XDIST) -m "not classroom and not browser" book tests posenc
+PYTEST_BROWSER := $(XDIST) -m browser tests/book
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ALL)
 
-test-profile: $(STAMP) $(NODE_STAMP)
+test-profile: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ALL) --breakdown 0 --durations=30 \
 		--breakdown-record tests/durations.json
+
+# A missing Chromium or pdftoppm is an error here, not a skip.
+browser-check: $(STAMP) $(NODE_STAMP)
+	POSENC_REQUIRE_BROWSER=1 $(BIN)/python -m pytest $(PYTEST_BROWSER)
+
+browser-profile: $(STAMP) $(NODE_STAMP)
+	POSENC_REQUIRE_BROWSER=1 $(BIN)/python -m pytest $(PYTEST_BROWSER) --breakdown 0 --durations=30 \
+		--breakdown-record tests/durations-browser.json
 
 # JupyterLab and jupyterlab-myst (requirements-lab.txt) on top of the book's
 # environment, opened on book/. The server's root is the repository, so

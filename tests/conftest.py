@@ -82,6 +82,13 @@ def chromium():
 
 
 DURATIONS = ROOT / "tests" / "durations.json"
+BROWSER_DURATIONS = ROOT / "tests" / "durations-browser.json"
+
+# The tests that drive the system's Chromium (and, for the PDF, pdftoppm and
+# the pinned axe-core): marked "browser", run by `make browser-check`, not by
+# `make test` (README, "The browser check"). A test is one of them when it
+# asks for one of these fixtures, directly or through another fixture.
+BROWSER_FIXTURES = {"chromium", "book_pdf"}
 
 
 def pytest_addoption(parser):
@@ -99,9 +106,19 @@ def pytest_configure(config):
         "posenc-breakdown")
 
 
+def pytest_itemcollected(item):
+    """Mark "browser" each test that needs the system's browser tools."""
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.browser)
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The slowest files first (``tests/durations.json``), so that under
-    ``make test`` (``-n auto --dist loadfile --no-loadscope-reorder``: xdist
-    hands out whole files in this order) no long file starts last while the
-    other worker sits idle."""
-    items[:] = slowest_first(items, load_durations(DURATIONS))
+    """The slowest files first (``tests/durations.json`` for ``make test``,
+    ``tests/durations-browser.json`` for the tests marked "browser"), so that
+    under ``-n auto --dist loadfile --no-loadscope-reorder`` (xdist hands out
+    whole files in this order) no long file starts last while the other
+    worker sits idle."""
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    rest = [item for item in items if not item.get_closest_marker("browser")]
+    items[:] = (slowest_first(rest, load_durations(DURATIONS))
+                + slowest_first(browser, load_durations(BROWSER_DURATIONS)))

@@ -111,6 +111,7 @@ def _listing(results, site, keep):
     return lines
 
 
+@pytest.mark.browser  # needs axe-core, which `make browser-check` installs (npm ci)
 def test_axe_is_the_pinned_version():
     """tools/browser/package.json pins axe-core, and that version is what runs."""
     require_axe()

@@ -45,5 +45,7 @@ def test_the_site_is_published_only_after_make_test_passes():
     test = next(i for i, run in enumerate(runs) if run.strip() == "make test")
     upload = next(i for i, use in enumerate(uses) if use.startswith("actions/upload-pages-artifact"))
     assert test < upload, "pages.yml uploads the site before `make test` has passed"
+    browser = next(i for i, run in enumerate(runs) if run.strip() == "make browser-check")
+    assert test < browser < upload, "pages.yml uploads the site before `make browser-check` has passed"
     assert not any(run.strip() == "make book" for run in runs), "the published site must be the tested one"
     assert workflow["jobs"]["deploy"]["needs"] == "build"

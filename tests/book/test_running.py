@@ -333,14 +333,25 @@ def test_make_lab_check_runs_the_real_client_checks():
     assert "tests/book/check_lab.py" in commands and "tests/book/check_standalone.py" in commands
 
 
-def test_ci_runs_make_test_then_make_lab_check():
+def test_ci_runs_make_test_then_the_browser_and_lab_checks():
     # The README's two commands first, exactly as it tells a newcomer to type
-    # them (`make book`, then `make test`); then the slower checks (the
-    # graders' check is tests/book/test_graders.py's concern)
+    # them (`make book`, then `make test`); then the checks that need the
+    # system's browser tools, and the slower ones (the graders' check is
+    # tests/book/test_graders.py's concern)
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"## The two commands\n.*?```bash\n(.*?)```", readme, re.S)[1]
     typed = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
     assert typed == ["make book", "make test"], typed
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line.strip().startswith("make ")]
-    assert lines[:3] == [*typed, "make lab-check"], lines
+    assert lines[:4] == [*typed, "make browser-check", "make lab-check"], lines
+
+
+def test_make_test_leaves_out_only_the_browser_and_classroom_tests():
+    """`make test` deselects the tests marked "browser" and "classroom", and
+    `make browser-check` runs the "browser" ones, with a missing browser an
+    error; nothing else is left out."""
+    test = _dry_run("test")
+    assert '-m "not classroom and not browser" book tests posenc' in test, test
+    browser = _dry_run("browser-check")
+    assert "POSENC_REQUIRE_BROWSER=1" in browser and "-m browser tests/book" in browser, browser
