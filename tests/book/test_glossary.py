@@ -35,10 +35,16 @@ def entry(term):
     return next(e for e in ENTRIES if term in e.terms)
 
 
+@functools.cache
+def events(path):
+    """Every glossary event in the markdown of the chapter at ``path`` (scanned once)."""
+    return tuple(ev for c in read(path).cells if c.cell_type == "markdown"
+                 for ev in glossary_links.scan(c.source, ENTRIES))
+
+
 def uses(path, e):
     """The events of the glossary entry ``e`` in the chapter at ``path``."""
-    return [ev for c in read(path).cells if c.cell_type == "markdown"
-            for ev in glossary_links.scan(c.source, ENTRIES) if ev.entry.key == e.key]
+    return [ev for ev in events(path) if ev.entry.key == e.key]
 
 
 # --- the page ---------------------------------------------------------------------
