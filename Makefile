@@ -128,9 +128,12 @@ lab: $(LAB_STAMP)
 
 # Slower than `make test` (a minute for JupyterLab in headless Chromium, two
 # or three for the chapters in a fresh environment; --durations lists each
-# step's time); .ci/run runs both.
+# step's time); .ci/run runs both. Two workers: the JupyterLab session's
+# tests on one (they share it: xdist_group "lab"), the chapters on both,
+# each worker with a fresh environment of its own.
 lab-check: $(LAB_STAMP)
-	$(BIN)/python -m pytest --durations=0 tests/book/check_lab.py tests/book/check_standalone.py
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=0 \
+		tests/book/check_lab.py tests/book/check_standalone.py
 
 execute: $(STAMP)
 	$(BIN)/python -m tools.nbtools execute $(NOTEBOOKS)
