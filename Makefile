@@ -20,7 +20,7 @@ export OPENBLAS_CORETYPE := Haswell
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
 .PHONY: help venv book pdf test test-profile browser-check browser-profile execute student otter nbgrader exercises bench replicate lock clean \
-	lab lab-check classroom-venv classroom-check browser-tools lighthouse
+	lab lab-check lab-check-jupyterlab lab-check-alone classroom-venv classroom-check browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
@@ -128,12 +128,19 @@ lab: $(LAB_STAMP)
 
 # Slower than `make test` (a minute for JupyterLab in headless Chromium, two
 # or three for the chapters in a fresh environment; --durations lists each
-# step's time); .ci/run runs both. Two workers: the JupyterLab session's
-# tests on one (they share it: xdist_group "lab"), the chapters on both,
-# each worker with a fresh environment of its own.
+# step's time); .ci/run runs both. Side by side: the JupyterLab session
+# (one process: its tests share the session) while the chapters run alone
+# on two workers, each with a fresh environment of its own (xdist's
+# --dist loadgroup would do it in one run, but it does not group under
+# pytest 9.2: pytest-dev/pytest-xdist#1386).
 lab-check: $(LAB_STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=0 \
-		tests/book/check_lab.py tests/book/check_standalone.py
+	$(MAKE) --no-print-directory -j2 --output-sync=target lab-check-jupyterlab lab-check-alone
+
+lab-check-jupyterlab lab-check-alone: $(LAB_STAMP)
+lab-check-jupyterlab:
+	$(BIN)/python -m pytest --durations=0 tests/book/check_lab.py
+lab-check-alone:
+	$(BIN)/python -m pytest -n auto --dist load --durations=0 tests/book/check_standalone.py
 
 execute: $(STAMP)
 	$(BIN)/python -m tools.nbtools execute $(NOTEBOOKS)

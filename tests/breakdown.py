@@ -10,7 +10,8 @@ blind spot: Chromium's processes that outlive the browser's own reaping
 (its zygote and renderers, which the kernel then hands to init) take their
 CPU with them, so a browser check's CPU seconds are a lower bound.
 
-``make test-profile`` prints every file (``make test`` the slowest) and
+``make test-profile`` (and ``make browser-profile``, for the tests marked
+"browser") prints every file (``make test`` the slowest) and
 pytest's own list of the slowest setups and calls (``--durations``), and
 records each file's time in ``tests/durations.json``
 (``--breakdown-record``), the table by which ``tests/conftest.py`` starts
@@ -129,8 +130,9 @@ def write_durations(path, records):
         old = {}
     files = {**old, **file_seconds(records)}
     ranked = dict(sorted(files.items(), key=lambda kv: (-kv[1][0], kv[0])))
-    about = ("Wall and CPU seconds of each file of tests in one run of `make test-profile` "
-             "(tests/breakdown.py); tests/conftest.py starts the slowest files first.")
+    about = ("Wall and CPU seconds of each file of tests in one profiled run (tests/breakdown.py): "
+             "`make test-profile` writes tests/durations.json, `make browser-profile` "
+             "tests/durations-browser.json; tests/conftest.py starts the slowest files first.")
     lines = [f"  {json.dumps(name)}: [{wall}, {cpu}]" for name, (wall, cpu) in ranked.items()]
     Path(path).write_text('{"about": %s,\n "files": {\n%s\n}}\n'
                           % (json.dumps(about), ",\n".join(lines)), encoding="utf-8")

@@ -47,11 +47,6 @@ import pytest
 from tools import classroom, nbtools
 from tools.paths import BOOK, ROOT
 
-# One JupyterLab session serves every test of this file: under make
-# lab-check's two workers (--dist loadgroup) they all run on one of them,
-# while the chapters of check_standalone.py share out over both.
-pytestmark = pytest.mark.xdist_group("lab")
-
 
 BIN = Path(sys.executable).parent  # the .venv that runs the tests
 # chapter 2: exercises, and interactive figures, which only the HTML book draws
