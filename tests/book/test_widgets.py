@@ -450,38 +450,51 @@ QUIET_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f
 }))"""
 
 
-def test_outputs_are_quiet_and_the_summary_waits(pages, browser):
+def _summary_waits(page, name):
+    """Move figure ``name``'s first slider with the summary held back, then
+    let it go: what the summary said before, at once, and in the end."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    figure = f"widget-{name}"
+    summary = page.locator(f"#{figure} .pw-summary")
+    slider = page.locator(f"#{figure} input[type=range]").first
+    _show(page, name)
+    page.evaluate("() => { PosencWidgets.summaryDelay = 600000; }")
+    seen = {"before": summary.text_content(), "values": page.evaluate(VALUES_JS, figure)}
+    slider.focus()
+    for key in ("Home", "ArrowRight", "ArrowRight"):
+        slider.press(key)
+    if page.evaluate(VALUES_JS, figure) == seen["values"]:  # the default was 2
+        slider.press("End")
+    seen["moved"] = page.evaluate(VALUES_JS, figure)
+    seen["at once"] = summary.text_content()
+    # once the reader stops, it says what the figure now shows
+    page.evaluate("() => { PosencWidgets.summaryDelay = 50; }")
+    slider.dispatch_event("input")
+    seen["now"] = page.evaluate("""(id) => { const f = document.getElementById(id), v = PosencWidgets.values(f);
+                                   return PosencWidgets.render(v.name, v.params, v.width).summary; }""", figure)
+    try:
+        page.wait_for_function("([id, text]) => document.querySelector(`#${id} .pw-summary`)"
+                               ".textContent === text", arg=[figure, seen["now"]])
+        seen["said"] = True
+    except Timeout:
+        seen["said"] = False
+    return seen
+
+
+def test_outputs_are_quiet_and_the_summary_waits(screen):
     """Each slider speaks its own value; its <output> is not a live region
     (aria-live="off"), and the summary, a polite live region, changes once
     the reader stops moving a slider, not at every arrow press."""
-    with _context(browser) as (ctx, open_page):
-        for page_path in sorted(set(pages.values())):
-            page = open_page(page_path)
-            for fig in page.evaluate(QUIET_JS):
-                assert fig["outputs"] and set(fig["outputs"]) == {"off"}, fig
-                assert fig["summary"] == "polite", fig
-            name = next(n for n, path in sorted(pages.items()) if path == page_path)
-            summary = page.locator(f"#widget-{name} .pw-summary")
-            slider = page.locator(f"#widget-{name} input[type=range]").first
-            _show(page, name)
-            page.evaluate("() => { PosencWidgets.summaryDelay = 600000; }")
-            before, values = summary.text_content(), page.evaluate(VALUES_JS, f"widget-{name}")
-            slider.focus()
-            for key in ("Home", "ArrowRight", "ArrowRight"):
-                slider.press(key)
-            if page.evaluate(VALUES_JS, f"widget-{name}") == values:  # the default was 2
-                slider.press("End")
-            assert page.evaluate(VALUES_JS, f"widget-{name}") != values, f"{name}: nothing moved"
-            assert summary.text_content() == before, f"{name}: the summary changed at once"
-            # once the reader stops, it says what the figure now shows
-            page.evaluate("() => { PosencWidgets.summaryDelay = 50; }")
-            slider.dispatch_event("input")
-            now = page.evaluate("""(id) => { const f = document.getElementById(id), v = PosencWidgets.values(f);
-                                  return PosencWidgets.render(v.name, v.params, v.width).summary; }""",
-                                f"widget-{name}")
-            assert now != before, f"{name}: the summary of the new settings is the old one"
-            page.wait_for_function("([id, text]) => document.querySelector(`#${id} .pw-summary`)"
-                                   ".textContent === text", arg=[f"widget-{name}", now])
+    for page_name, quiet in screen["quiet"].items():
+        for fig in quiet:
+            assert fig["outputs"] and set(fig["outputs"]) == {"off"}, fig
+            assert fig["summary"] == "polite", fig
+    for name, seen in screen["summary waits"].items():
+        assert seen["moved"] != seen["values"], f"{name}: nothing moved"
+        assert seen["at once"] == seen["before"], f"{name}: the summary changed at once"
+        assert seen["now"] != seen["before"], f"{name}: the summary of the new settings is the old one"
+        assert seen["said"], f"{name}: the summary never said {seen['now']!r}"
 
 
 LEAD_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f => {
@@ -496,12 +509,14 @@ LEAD_JS = """() => [...document.querySelectorAll('figure.posenc-widget')].map(f 
 
 @pytest.fixture(scope="module")
 def screen(pages, browser):
-    """Each page with figures, opened afresh at 1280 px, read in turn (nothing
-    here moves a slider): the figures' contrast in the light theme and in
-    the dark one; the captions on screen and in print; then each figure's
-    text alternative and summary once it is scrolled into view (drawn by
-    the browser at its defaults, not the build's figure still)."""
-    record = {"contrast": {}, "leads": {}, "printed leads": {}, "states": {}}
+    """Each page with figures, opened afresh at 1280 px, read in turn: the
+    figures' contrast in the light theme and in the dark one; the captions
+    on screen and in print; each figure's text alternative and summary once
+    it is scrolled into view (drawn by the browser at its defaults, not the
+    build's figure still); the live regions, and last (the first slider
+    moved) how the page's first figure's summary waits for the reader."""
+    record = {"contrast": {}, "leads": {}, "printed leads": {}, "states": {}, "quiet": {},
+              "summary waits": {}}
     with _context(browser) as (ctx, open_page):
         for page_path in sorted(set(pages.values())):
             page = open_page(page_path)
@@ -519,6 +534,9 @@ def screen(pages, browser):
             for name in sorted(n for n, path in pages.items() if path == page_path):
                 _show(page, name)
                 record["states"][name] = page.evaluate(STATE_JS, f"widget-{name}")
+            record["quiet"][page_path.name] = page.evaluate(QUIET_JS)
+            first = next(n for n, path in sorted(pages.items()) if path == page_path)
+            record["summary waits"][first] = _summary_waits(page, first)
             page.close()
     return record
 
