@@ -521,11 +521,12 @@ def screen(pages, browser):
         for page_path in sorted(set(pages.values())):
             page = open_page(page_path)
             loaded = page.evaluate("() => document.documentElement.dataset.theme")
+            assert loaded, f"{page_path.name}: no theme set at load"
             for theme in ("light", "dark"):
                 page.emulate_media(color_scheme=theme)
                 page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)
                 record["contrast"][page_path.name, theme] = page.evaluate(CONTRAST_JS)
-            page.emulate_media(color_scheme="light")
+            page.emulate_media(color_scheme="light")  # back as loaded
             page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", loaded)
             record["leads"][page_path.name] = page.evaluate(LEAD_JS)
             page.emulate_media(media="print")
