@@ -55,7 +55,13 @@ def launch(p, chromium, *, timeout, **context):
     is aborted and nothing waits longer than ``timeout`` ms. Returns
     ``(browser, context)``."""
     browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+    return browser, new_context(browser, timeout=timeout, **context)
+
+
+def new_context(browser, *, timeout, **context):
+    """A new context of ``browser``, as :func:`launch` makes it: requests to
+    another host aborted, no step waiting longer than ``timeout`` ms."""
     ctx = browser.new_context(service_workers="block", **context)
     ctx.set_default_timeout(timeout)
     ctx.route(lambda url: is_outside(url), lambda route: route.abort())
-    return browser, ctx
+    return ctx
