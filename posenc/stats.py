@@ -38,6 +38,7 @@ Everything here is NumPy; Student's t quantile is computed exactly
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -561,12 +562,22 @@ def sign_flip_pvalue(differences):
                          f"so it takes at most {_MOST_SIGN_SEEDS}")
     observed = abs(d.sum()) - 1e-12 * np.abs(d).sum()  # ties, up to rounding, count
     count, chunk = 0, 1 << min(n, 16)
-    bits = np.arange(n)
     for start in range(0, 1 << n, chunk):
-        k = np.arange(start, min(start + chunk, 1 << n))
-        signs = 1.0 - 2.0 * ((k[:, None] >> bits) & 1)
+        signs = _sign_patterns(n, start, min(start + chunk, 1 << n))
         count += int(np.sum(np.abs(signs @ d) >= observed))
     return count / (1 << n)
+
+
+@functools.lru_cache(maxsize=4)
+def _sign_patterns(n, start, stop):
+    """The sign patterns ``start`` to ``stop - 1`` of ``n`` seeds, one per row:
+    pattern ``k`` gives seed ``m`` the sign -1 where bit ``m`` of ``k`` is 1.
+    Made once and kept (read-only), since every test of 16 seeds counts the
+    same 65,536 patterns."""
+    k = np.arange(start, stop)
+    signs = 1.0 - 2.0 * ((k[:, None] >> np.arange(n)) & 1)
+    signs.setflags(write=False)
+    return signs
 
 
 def holm(p_values):
