@@ -277,6 +277,9 @@ def drive_browser(browser_path, base, token, name, port, record, home):
         label = record["exercise_label"]
         wait(f"the exercise {label}", f"label => Boolean(({EXERCISE_JS})(label))", label)
         seen["exercise"] = page.evaluate(EXERCISE_JS, label)
+        # Every markdown cell, once jupyterlab-myst has rendered them all (it
+        # renders cell by cell: on a busy machine the last ones come later).
+        wait("every markdown cell rendered", f"() => ({RENDERED_TEXT_JS})().every(t => t !== null)")
         seen["rendered_text"] = page.evaluate(RENDERED_TEXT_JS)
 
         # Run from the bootstrap cell to the first cell with output, as a
