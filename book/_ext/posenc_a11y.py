@@ -3,7 +3,8 @@ every page.
 
 - The references page: entries as list items (docutils gives them the
   deprecated ``role="doc-biblioentry"`` inside a ``role="list"``).
-- No empty header cells (a table whose first column heads the rows).
+- A table whose first column heads the rows (its corner cell is empty):
+  no empty header cell, and each row's first cell a row header.
 - Figures shown at a set size also get its aspect ratio, so the browser
   reserves their space before the image has loaded (no layout shift).
 - Hidden cells: myst-nb's ``<details>`` summary is named by the text it
@@ -35,7 +36,36 @@ def accessible_body(body):
     '<tr class="row-odd"><td class="head"></td><th class="head"><p>A</p></th>'
     """
     body = body.replace('role="doc-biblioentry"', 'role="listitem"')
-    return _EMPTY_HEADER_CELL.sub('<td class="head"></td>', body)
+    return row_headers(_EMPTY_HEADER_CELL.sub('<td class="head"></td>', body))
+
+
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_CORNER = re.compile(r'<thead>\s*<tr[^>]*>\s*<td class="head"></td>')
+_FIRST_CELL = re.compile(r"(<tr\b[^>]*>\s*)<td>(.*?)</td>", re.S)
+
+
+def row_headers(body):
+    """In a table whose corner cell is empty (``| | What it is |``), the
+    first cell of each body row names its row: it becomes ``<th
+    scope="row">``, so that every data cell has a row header and a column
+    header (axe: td-has-header, which Lighthouse runs; a screen reader reads
+    "parameters for positions, learned table: ...").
+
+    >>> row_headers('<table><thead><tr><td class="head"></td><th>A</th></tr></thead>'
+    ...             '<tbody><tr class="row-even"><td><p>a</p></td><td><p>1</p></td></tr></tbody></table>')
+    '<table><thead><tr><td class="head"></td><th>A</th></tr></thead><tbody><tr class="row-even"><th scope="row"><p>a</p></th><td><p>1</p></td></tr></tbody></table>'
+    >>> row_headers('<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>')
+    '<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>'
+    """
+
+    def fix(table):
+        table = table.group(0)
+        if not _CORNER.search(table):
+            return table
+        head, sep, rows = table.partition("<tbody>")
+        return head + sep + _FIRST_CELL.sub(r'\1<th scope="row">\2</th>', rows)
+
+    return _TABLE.sub(fix, body)
 
 
 _SIZED_IMG = re.compile(r'(<img [^>]*style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;)"')

@@ -21,6 +21,26 @@ def test_no_id_is_used_twice_on_a_page(site):
     assert not found, "ids used more than once:\n" + "\n".join(found)
 
 
+def test_tables_whose_first_column_heads_the_rows_have_row_headers(site):
+    """A table with an empty corner cell (``| | What it is |``: chapters 3
+    and 4, the teachers' page) has no empty ``<th>``, and the first cell of
+    each of its body rows is a row header, so that every data cell has a
+    header (axe's td-has-header, which Lighthouse runs)."""
+    tables = 0
+    for page in site_pages(site):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'<th class="head">(?:<p></p>)?</th>', text), page.name
+        for table in re.findall(r"<table\b.*?</table>", text, re.S):
+            head, _, body = table.partition("<tbody>")
+            if '<td class="head"></td>' not in head:
+                continue
+            tables += 1
+            rows = re.findall(r"<tr\b[^>]*>\s*<(t[dh])\b([^>]*)>", body)
+            assert rows and all(cell == "th" and 'scope="row"' in attrs for cell, attrs in rows), \
+                (page.name, rows)
+    assert tables >= 3, tables
+
+
 def test_figures_reserve_their_space_and_open_full_size(site):
     """A figure shown at a set size keeps that shape before its image has loaded
     (an aspect ratio next to ``height: auto``: no layout shift), and is a link to
