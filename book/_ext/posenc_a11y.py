@@ -5,6 +5,8 @@ every page.
   deprecated ``role="doc-biblioentry"`` inside a ``role="list"``).
 - A table whose first column heads the rows (its corner cell is empty):
   no empty header cell, and each row's first cell a row header.
+- Sphinx's module and general indexes lay their entries out in a table:
+  it is marked as a layout table (``role="presentation"``).
 - Figures shown at a set size also get its aspect ratio, so the browser
   reserves their space before the image has loaded (no layout shift).
 - Hidden cells: myst-nb's ``<details>`` summary is named by the text it
@@ -16,12 +18,15 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
+_INDEX_TABLE = '<table class="indextable'
+_LAYOUT_TABLE = '<table role="presentation" class="indextable'
 _EMPTY_HEADER_CELL = re.compile(r'<th class="head">(?:<p></p>)?</th>')
 
 
 def accessible_body(body):
-    """A page's HTML body with two of docutils' markup slips fixed.
+    """A page's HTML body with docutils' and Sphinx's markup slips fixed.
 
     * The references page: docutils gives the list of citations
       ``role="list"`` and each entry the deprecated ``role="doc-biblioentry"``,
@@ -29,13 +34,20 @@ def accessible_body(body):
     * An empty header cell (a table whose first column heads the rows:
       ``| | What it is |``) is an empty ``<th>``, a column header without a
       name (axe: empty-table-header): it becomes a plain ``<td>``.
+    * Sphinx's indexes (``py-modindex``, ``genindex``) are tables of layout,
+      whose cells have no headers (axe: td-has-header): ``role="presentation"``
+      (their templates write the table outside the page's body: see
+      :func:`mark_index_tables`).
 
     >>> accessible_body('<div class="citation" id="x" role="doc-biblioentry">')
     '<div class="citation" id="x" role="listitem">'
     >>> accessible_body('<tr class="row-odd"><th class="head"><p></p></th><th class="head"><p>A</p></th>')
     '<tr class="row-odd"><td class="head"></td><th class="head"><p>A</p></th>'
+    >>> accessible_body('<table class="indextable modindextable">')
+    '<table role="presentation" class="indextable modindextable">'
     """
     body = body.replace('role="doc-biblioentry"', 'role="listitem"')
+    body = body.replace(_INDEX_TABLE, _LAYOUT_TABLE)
     return row_headers(_EMPTY_HEADER_CELL.sub('<td class="head"></td>', body))
 
 
@@ -89,6 +101,19 @@ def fix_body(app, pagename, templatename, context, doctree):
         context["body"] = reserve_figure_space(accessible_body(context["body"]))
 
 
+def mark_index_tables(app, exception):
+    """The index pages' tables, which their templates write outside the
+    body that :func:`fix_body` sees, marked as layout tables once written."""
+    if exception is not None or getattr(app.builder, "format", "") != "html":
+        return
+    for name in ("py-modindex.html", "genindex.html"):
+        path = Path(app.builder.outdir) / name
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            if _INDEX_TABLE in text:
+                path.write_text(text.replace(_INDEX_TABLE, _LAYOUT_TABLE), encoding="utf-8")
+
+
 def visit_hide_cell(self, node):
     """myst-nb's <details> for a hidden cell, without its ``aria-label="Toggle
     hidden content"``: the summary's name is the text it shows ("Show the
@@ -106,6 +131,7 @@ def depart_hide_cell(self, node):
 
 def setup(app):
     app.connect("html-page-context", fix_body, priority=800)
+    app.connect("build-finished", mark_index_tables)
     # myst-nb draws hidden cells ("hide-cell" tags) for the html builder only;
     # the single page that `make pdf` prints needs the same <details> element
     from myst_nb.sphinx_ import HideCodeCellNode  # noqa: PLC0415
