@@ -121,6 +121,32 @@ def test_axe_is_the_pinned_version():
     assert lock["packages"]["node_modules/axe-core"]["version"] == axe.version()
 
 
+@pytest.mark.browser  # needs axe-core and Lighthouse, which `make browser-check` installs (npm ci)
+def test_axe_runs_the_rules_that_lighthouse_turns_on(chromium):
+    """Lighthouse turns on axe rules that axe leaves off by default (it failed
+    chapter 4 on td-has-header while this check passed): the check runs
+    exactly those too."""
+    import re
+
+    from playwright.sync_api import sync_playwright
+
+    from tools.headless import CHROMIUM_FLAGS
+
+    require_axe()
+    gatherer = (axe.BROWSER_TOOLS / "node_modules" / "lighthouse" / "core" / "gather" / "gatherers"
+                / "accessibility.js").read_text(encoding="utf-8")
+    lighthouse_on = set(re.findall(r"'([a-z0-9-]+)': \{enabled: true\}", gatherer))
+    assert "td-has-header" in lighthouse_on and len(lighthouse_on) > 20, sorted(lighthouse_on)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+        page = browser.new_page()
+        page.add_script_tag(content=axe.AXE_JS.read_text(encoding="utf-8"))
+        off = set(page.evaluate(
+            "() => axe.getRules().filter(r => r.enabled === false).map(r => r.ruleId)"))
+        browser.close()
+    assert lighthouse_on & off == set(axe.RULES_ON), sorted(lighthouse_on & off)
+
+
 def test_every_page_at_both_widths_has_no_critical_or_serious_violation(axe_visit):
     results, site = axe_visit["results"], axe_visit["site"]
     assert {width for _, width in results} == set(axe.WIDTHS)
@@ -150,6 +176,9 @@ BROKEN_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><tit
 <div class="pst-scrollable-table-container" tabindex="0" style="width: 100px; overflow-x: auto">
 <table><tr><td style="white-space: nowrap">a table much wider than its box, which scrolls</td></tr></table></div>
 <div class="admonition"><button class="toggle-button" style="outline: none">open</button></div>
+<table><thead><tr><td></td><th>A</th><th>B</th></tr></thead><tbody>
+<tr><td>row 1</td><td>1</td><td>2</td></tr><tr><td>row 2</td><td>3</td><td>4</td></tr>
+<tr><td>row 3</td><td>5</td><td>6</td></tr></tbody></table>
 </main></body></html>"""
 
 
@@ -168,6 +197,8 @@ def test_the_axe_check_finds_violations(tmp_path, chromium):
     assert found.get("color-contrast") == "serious", found
     assert found.get("label-content-name-mismatch") == "serious", found
     assert found.get("scrollable-region-focusable") == "serious", found
+    # the table's row labels are <td>: a rule axe's defaults leave off
+    assert found.get("td-has-header") == "critical", found
     assert axe.counts(results)["critical"] >= 2
 
 
