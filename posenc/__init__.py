@@ -12,7 +12,8 @@ text         tokens, vocabularies, indices, random embeddings
 attention    scaled dot-product attention, softmax, causal masks
 rotary       rotary position embedding (RoPE)
 scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
-cache        positions when a model generates: the KV cache, padding, packing, windows
+cache        positions when a model generates: the KV cache, windows, sinks
+masks        positions and masks of a batch: padding, packing, sliding windows
 relative     relative positions, T5 buckets, ALiBi
 positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
 families     the position machinery of real model families (Llama, OPT, DeBERTa...)
@@ -40,7 +41,7 @@ function. The book keeps the short calls that readers type, and names every
 other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import backward, cache, exercises, families, model, plot, schemes, stats, tables, tasks, training
+from . import backward, cache, exercises, families, masks, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .backward import *  # noqa: F401,F403
@@ -50,6 +51,8 @@ from .cache import *  # noqa: F401,F403
 from .cache import __all__ as _cache_all
 from .families import *  # noqa: F401,F403
 from .families import __all__ as _families_all
+from .masks import *  # noqa: F401,F403
+from .masks import __all__ as _masks_all
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .positions2d import *  # noqa: F401,F403
@@ -90,12 +93,14 @@ __all__ = [
     *_backward_all,
     *_training_all,
     *_cache_all,
+    *_masks_all,
     *_precision_all,
     *_families_all,
     "backward",
     "cache",
     "exercises",
     "families",
+    "masks",
     "model",
     "plot",
     "schemes",

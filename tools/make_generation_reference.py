@@ -9,8 +9,8 @@ Run by hand, with a Python that has torch and Hugging Face Transformers
         > tests/fixtures/generation_reference.json
 
 It records what Transformers computes for the positions and masks of
-generation, so that tests/unit/test_cache.py can compare ``posenc.cache``
-with them without torch:
+generation, so that tests/unit/test_cache.py can compare ``posenc.cache`` and
+``posenc.masks`` with them without torch:
 
 * ``position_ids``: ``GenerationMixin._prepare_position_ids_for_generation``
   on left-padded attention masks (``cumsum - 1``, padding set to 0);

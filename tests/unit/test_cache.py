@@ -1,4 +1,4 @@
-"""Tests of posenc.cache: the KV cache, positions of padded and packed batches, windows, sinks.
+"""Tests of posenc.cache and posenc.masks: the KV cache, positions of padded and packed batches, windows, sinks.
 
 The reference values in tests/fixtures/generation_reference.json were
 computed with Hugging Face Transformers 5.24.0 (torch 2.14.1, CPU) by
@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import posenc
-from posenc import cache
+from posenc import cache, masks
 from posenc.cache import KVCache
 from posenc.model import forward, init_model
 from posenc.scaling import RELATIVE_TOLERANCE
@@ -136,18 +136,18 @@ def test_keys_of_another_shape_are_refused_and_leave_the_cache_unchanged():
 
 @pytest.mark.parametrize("case", REFERENCE["position_ids"], ids=lambda c: str(c["attention_mask"]))
 def test_position_ids_are_those_of_transformers_generation(case):
-    assert cache.position_ids(case["attention_mask"]).tolist() == case["position_ids"]
+    assert masks.position_ids(case["attention_mask"]).tolist() == case["position_ids"]
 
 
 def test_position_ids_of_transformers_4_put_padding_at_1():
-    ids = cache.position_ids([[0, 0, 1, 1]], pad_position=1)
+    ids = masks.position_ids([[0, 0, 1, 1]], pad_position=1)
     assert ids.tolist() == [[1, 1, 0, 1]]
-    assert cache.position_ids(np.array([True, False, True])).tolist() == [0, 0, 1]
+    assert masks.position_ids(np.array([True, False, True])).tolist() == [0, 0, 1]
 
 
 @pytest.mark.parametrize("case", REFERENCE["padding_masks"], ids=lambda c: str(c["attention_mask"]))
 def test_the_padding_mask_is_sdpa_mask(case):
-    mask = cache.padding_mask(case["attention_mask"])
+    mask = masks.padding_mask(case["attention_mask"])
     assert mask.dtype == bool and mask.astype(int).tolist() == case["mask"]
 
 
@@ -163,7 +163,7 @@ def test_the_padding_mask_is_sdpa_mask(case):
     (None, TypeError, "array of 0s and 1s"),
 ])
 def test_a_mask_that_is_not_0_or_1_is_refused_by_name(mask, error, words):
-    for f in (cache.position_ids, cache.padding_mask):
+    for f in (masks.position_ids, masks.padding_mask):
         with pytest.raises(error, match=f"^attention_mask must .*{words}"):
             f(mask)
 
@@ -173,12 +173,12 @@ def test_a_mask_that_is_not_0_or_1_is_refused_by_name(mask, error, words):
 
 @pytest.mark.parametrize("case", REFERENCE["packing"], ids=lambda c: str(c["lengths"]))
 def test_packing_is_what_transformers_builds(case):
-    ids = cache.packed_position_ids(case["lengths"])
+    ids = masks.packed_position_ids(case["lengths"])
     assert ids.tolist() == case["position_ids"]  # DataCollatorWithFlattening
-    documents = cache.document_ids(ids)
+    documents = masks.document_ids(ids)
     # find_packed_sequence_indices gives None for a single document
     assert documents.tolist() == (case["document_ids"] or [0] * len(ids))
-    assert cache.packed_mask(case["lengths"]).astype(int).tolist() == case["mask"]  # create_causal_mask
+    assert masks.packed_mask(case["lengths"]).astype(int).tolist() == case["mask"]  # create_causal_mask
 
 
 @pytest.mark.parametrize("lengths, error, words", [
@@ -189,7 +189,7 @@ def test_packing_is_what_transformers_builds(case):
     ("3", TypeError, "integers"),
 ])
 def test_bad_lengths_are_refused_by_name(lengths, error, words):
-    for f in (cache.packed_position_ids, cache.packed_mask):
+    for f in (masks.packed_position_ids, masks.packed_mask):
         with pytest.raises(error, match=f"^lengths must .*{words}"):
             f(lengths)
 
@@ -199,8 +199,8 @@ def test_a_packed_row_read_with_its_mask_is_each_document_alone():
     tokens = TOKENS[:11][None]
     for scheme in cache.SCHEMES:
         model = model_of(scheme)
-        packed = cache.logits_per_position(model, tokens, positions=cache.packed_position_ids(lengths),
-                                           mask=cache.packed_mask(lengths))[0]
+        packed = cache.logits_per_position(model, tokens, positions=masks.packed_position_ids(lengths),
+                                           mask=masks.packed_mask(lengths))[0]
         alone = np.concatenate([cache.logits_per_position(model, doc[None])[0]
                                 for doc in np.split(tokens[0], np.cumsum(lengths)[:-1])])
         assert np.abs(packed - alone).max() < 1e-12, scheme
@@ -211,7 +211,7 @@ def test_a_packed_row_read_with_its_mask_is_each_document_alone():
 
 @pytest.mark.parametrize("case", REFERENCE["sliding_window_masks"], ids=lambda c: f"{c['n']}-{c['window']}")
 def test_the_sliding_window_mask_is_transformers(case):
-    mask = cache.sliding_window_mask(case["n"], case["window"])
+    mask = masks.sliding_window_mask(case["n"], case["window"])
     assert mask.astype(int).tolist() == case["mask"]
 
 
@@ -224,9 +224,9 @@ def test_the_chunked_mask_chapter_10_uses_is_transformers(case):
 
 def test_a_window_below_1_is_refused():
     with pytest.raises(ValueError, match="^window must be an integer >= 1, got 0"):
-        cache.sliding_window_mask(5, 0)
+        masks.sliding_window_mask(5, 0)
     with pytest.raises(ValueError, match="^n must be an integer >= 1"):
-        cache.sliding_window_mask(0, 2)
+        masks.sliding_window_mask(0, 2)
 
 
 # --- what each query sees -------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_a_window_below_1_is_refused():
 @pytest.mark.parametrize("n, window", [(9, 1), (9, 4), (5, 9)])
 def test_a_window_sees_what_the_sliding_window_mask_allows(n, window):
     offsets = cache.seen_offsets("window", n, window=window)
-    assert ((offsets >= 0) == cache.sliding_window_mask(n, window)).all()
+    assert ((offsets >= 0) == masks.sliding_window_mask(n, window)).all()
     i, j = np.nonzero(offsets >= 0)
     assert (offsets[i, j] == i - j).all()
     assert (cache.seen_offsets("window", n, window=window, positions="cache") == offsets).all()
@@ -392,8 +392,8 @@ def test_left_padding_with_position_ids_from_the_mask_changes_nothing(scheme):
     alone = cache.logits_per_position(model, TOKENS[None, :8])[0]
     padded = np.concatenate([[3, 3, 3], TOKENS[:8]])[None]
     mask = np.r_[0, 0, 0, [1] * 8][None]
-    rows = cache.logits_per_position(model, padded, positions=cache.position_ids(mask),
-                                     mask=cache.padding_mask(mask))[0]
+    rows = cache.logits_per_position(model, padded, positions=masks.position_ids(mask),
+                                     mask=masks.padding_mask(mask))[0]
     assert np.isnan(rows[:3]).all()  # padding before the first token sees no key
     assert np.abs(rows[3:] - alone).max() < 1e-12
 
@@ -464,7 +464,7 @@ def test_a_window_or_sink_cache_is_attention_through_its_mask(scheme, n, window,
     model = model_of(scheme, seed=seed)
     tokens = np.random.default_rng(seed).integers(0, 8, size=n)
     for policy, kwargs, mask in [
-        ("window", {}, cache.sliding_window_mask(n, window)),
+        ("window", {}, masks.sliding_window_mask(n, window)),
         ("sinks", {"sinks": sinks}, _sinks_mask(n, window, sinks)),
     ]:
         logits, _ = cache.decode(model, tokens, policy=policy, window=window, **kwargs)
