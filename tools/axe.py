@@ -43,7 +43,7 @@ SETTLE_JS = """async () => {
     await new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
 }"""
 # The rules that axe-core leaves off by default and Lighthouse 12.8 turns on
-# (its core/gather/gatherers/accessibility.js), so that both find the same:
+# (its core/gather/gatherers/accessibility.js): this check runs them too.
 # axe counts the two table rules as experimental; target-size is WCAG 2.2 AA
 # (2.5.8), identical-links-same-purpose AAA (2.4.9).
 RULES_ON = ("td-has-header", "table-fake-caption", "target-size", "identical-links-same-purpose")

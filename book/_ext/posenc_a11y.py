@@ -34,20 +34,13 @@ def accessible_body(body):
     * An empty header cell (a table whose first column heads the rows:
       ``| | What it is |``) is an empty ``<th>``, a column header without a
       name (axe: empty-table-header): it becomes a plain ``<td>``.
-    * Sphinx's indexes (``py-modindex``, ``genindex``) are tables of layout,
-      whose cells have no headers (axe: td-has-header): ``role="presentation"``
-      (their templates write the table outside the page's body: see
-      :func:`mark_index_tables`).
 
     >>> accessible_body('<div class="citation" id="x" role="doc-biblioentry">')
     '<div class="citation" id="x" role="listitem">'
     >>> accessible_body('<tr class="row-odd"><th class="head"><p></p></th><th class="head"><p>A</p></th>')
     '<tr class="row-odd"><td class="head"></td><th class="head"><p>A</p></th>'
-    >>> accessible_body('<table class="indextable modindextable">')
-    '<table role="presentation" class="indextable modindextable">'
     """
     body = body.replace('role="doc-biblioentry"', 'role="listitem"')
-    body = body.replace(_INDEX_TABLE, _LAYOUT_TABLE)
     return row_headers(_EMPTY_HEADER_CELL.sub('<td class="head"></td>', body))
 
 
@@ -102,8 +95,20 @@ def fix_body(app, pagename, templatename, context, doctree):
 
 
 def mark_index_tables(app, exception):
-    """The index pages' tables, which their templates write outside the
-    body that :func:`fix_body` sees, marked as layout tables once written."""
+    """Sphinx's indexes (``py-modindex``, ``genindex``) lay their entries out
+    in a table whose cells have no headers (axe: td-has-header): it is
+    marked ``role="presentation"``. Their templates write the table outside
+    the body that :func:`fix_body` sees, so the page is mended once written.
+
+    >>> import types
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> _ = (out / "py-modindex.html").write_text('<table class="indextable modindextable">')
+    >>> app = types.SimpleNamespace(builder=types.SimpleNamespace(format="html", outdir=out))
+    >>> mark_index_tables(app, None)
+    >>> (out / "py-modindex.html").read_text()
+    '<table role="presentation" class="indextable modindextable">'
+    """
     if exception is not None or getattr(app.builder, "format", "") != "html":
         return
     for name in ("py-modindex.html", "genindex.html"):
