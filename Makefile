@@ -20,7 +20,8 @@ export OPENBLAS_CORETYPE := Haswell
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
 .PHONY: help venv book pdf test test-profile browser-check browser-profile execute student otter nbgrader exercises bench replicate lock clean \
-	lab lab-check lab-check-jupyterlab lab-check-alone classroom-venv classroom-check browser-tools lighthouse
+	lab lab-check lab-check-jupyterlab lab-check-alone classroom-venv classroom-check \
+	classroom-check-graders classroom-check-students browser-tools lighthouse
 
 help:
 	@echo "make book     build the HTML book into _build/html (strict)"
@@ -179,8 +180,17 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 	$(CLASSROOM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-classroom.txt
 	touch $(CLASSROOM_STAMP)
 
-classroom-check: $(STAMP) $(CLASSROOM_STAMP)
+# Side by side, as in lab-check: the student editions run whole (the tests
+# marked "classroom", in the book's .venv, on two workers) while
+# .venv-classroom installs and the graders run (one process, mostly
+# waiting on pip and on the graders' kernels). Neither writes where the
+# other reads: both work in pytest's temporary folders.
+classroom-check: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target classroom-check-graders classroom-check-students
+
+classroom-check-graders: $(STAMP) $(CLASSROOM_STAMP)
 	$(BIN)/python -m pytest tests/book/check_classroom.py
+classroom-check-students: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m classroom tests/book/test_classroom.py
 
 exercises: $(STAMP)

@@ -215,6 +215,22 @@ def test_ci_runs_the_classroom_check_after_the_tests():
     commands = [ln.strip() for ln in run.splitlines() if ln.strip().startswith("make ")]
     assert commands[:2] == ["make book", "make test"], commands
     assert commands[-1] == "make classroom-check", commands
-    makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^classroom-check: .*\$\(CLASSROOM_STAMP\)", makefile, re.M)
-    assert "-r requirements-classroom.txt" in makefile
+
+
+def test_make_classroom_check_installs_the_graders_then_runs_both_checks():
+    """`make classroom-check` (dry run, every target out of date) installs
+    .venv-classroom before the graders' check runs, and runs the student
+    editions whole too (the tests marked "classroom")."""
+    result = subprocess.run(["make", "--no-print-directory", "-n", "-B", "classroom-check"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+
+    def where(text):
+        found = [i for i, line in enumerate(lines) if text in line]
+        assert found, f"make classroom-check does not run {text!r}:\n{result.stdout}"
+        return found[0]
+
+    assert where(".venv-classroom/bin/python -m pip install") < where("pytest tests/book/check_classroom.py")
+    assert "-r requirements-classroom.txt" in lines[where(".venv-classroom/bin/python -m pip install")]
+    where("pytest -n auto -m classroom tests/book/test_classroom.py")
