@@ -6,30 +6,32 @@ family of formulas; everything public is re-exported here, so
 
 Modules
 -------
-===========  ===============================================================
-sinusoidal   the encoding of Vaswani et al. (2017) and its rotation matrices
-text         tokens, vocabularies, indices, random embeddings
-attention    scaled dot-product attention, softmax, causal masks
-rotary       rotary position embedding (RoPE)
-scaling      RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
-cache        positions when a model generates: the KV cache, windows, sinks
-masks        positions and masks of a batch: padding, packing, sliding windows
-relative     relative positions, T5 buckets, ALiBi
-positions2d  positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
-families     the position machinery of real model families (Llama, OPT, DeBERTa...)
-by_hand      one table entry computed step by step, as with a pencil
-tables       learned position tables: init, look-up, and its backward pass
-tasks        the order and look-back tasks, and their balanced test sets
-schemes      where position enters the tiny model: one entry per scheme
-model        the tiny attention model: its definition, init, forward, accuracy
-engine       the fast engine that computes the model's definition
-backward     its backward pass by hand: the loss and every gradient
-training     Adam and the training loop (stacks of seeds at once)
-stats        the book's experiment rules: standard errors, paired differences
-precision    rounding to float16, bfloat16 and float32; RoPE angles in low precision
-plot         the book's pictures and its colour-blind-safe palette
-exercises    the checkers of the book's exercises, one module per chapter
-===========  ===============================================================
+===============  ===============================================================
+sinusoidal       the encoding of Vaswani et al. (2017) and its rotation matrices
+text             tokens, vocabularies, indices, random embeddings
+attention        scaled dot-product attention, softmax, causal masks
+rotary           rotary position embedding (RoPE)
+scaling          RoPE's frequencies as models set them: PI, NTK, YaRN, Llama 3.1, LongRoPE...
+rope_parameters  a model's rope_parameters checked key by key, for scaling
+cache            positions when a model generates: the KV cache, windows, sinks
+masks            positions and masks of a batch: padding, packing, sliding windows
+relative         relative positions, T5 buckets, ALiBi
+positions2d      positions on a grid: 2-D sine-cosine, 2-D RoPE, M-RoPE
+families         the position machinery of real model families (Llama, OPT, DeBERTa...)
+by_hand          one table entry computed step by step, as with a pencil
+tables           learned position tables: init, look-up, and its backward pass
+tasks            the order and look-back tasks, and their balanced test sets
+schemes          where position enters the tiny model: one entry per scheme
+model            the tiny attention model: its definition, init, forward, accuracy
+engine           the fast engine that computes the model's definition
+backward         its backward pass by hand: the loss and every gradient
+training         Adam and the training loop (stacks of seeds at once)
+estimates        means with their errors: over seeds, over seeds and test items, paired
+stats            the book's experiment rules: t-intervals, convergence, Holm, power
+precision        rounding to float16, bfloat16 and float32; RoPE angles in low precision
+plot             the book's pictures and its colour-blind-safe palette
+exercises        the checkers of the book's exercises, one module per chapter
+===============  ===============================================================
 
 Two functions share their module's name: ``posenc.sinusoidal`` and
 ``posenc.attention`` are the functions that every chapter calls, re-exported
@@ -41,7 +43,7 @@ function. The book keeps the short calls that readers type, and names every
 other module (``model``, ``training``...) so that no function hides it.
 """
 
-from . import backward, cache, exercises, families, masks, model, plot, schemes, stats, tables, tasks, training
+from . import backward, cache, estimates, exercises, families, masks, model, plot, schemes, stats, tables, tasks, training
 from .attention import *  # noqa: F401,F403
 from .attention import __all__ as _attention_all
 from .backward import *  # noqa: F401,F403
@@ -98,6 +100,7 @@ __all__ = [
     *_families_all,
     "backward",
     "cache",
+    "estimates",
     "exercises",
     "families",
     "masks",
