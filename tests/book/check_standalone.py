@@ -41,6 +41,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from tests.breakdown import load_durations
 from tools import nbtools
 from tools.paths import ROOT
 
@@ -169,7 +170,24 @@ def test_the_chapters_part_is_not_empty():
     assert len(chapters()) >= 4, chapters()
 
 
-@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
+def slowest_first(paths):
+    """The chapters, the slowest under nbval first (its times in
+    tests/durations.json; a chapter not timed yet first of all): xdist hands
+    them out in this order, so the two workers end together instead of one
+    starting chapter 8 when the other has nothing left."""
+    seconds = load_durations(ROOT / "tests" / "durations.json")
+    return sorted(paths, key=lambda p: -seconds.get(f"book/{p.name}", float("inf")))
+
+
+def test_the_slowest_chapters_run_first():
+    order = [p.name for p in slowest_first(chapters())]
+    assert sorted(order) == sorted(p.name for p in chapters())
+    seconds = load_durations(ROOT / "tests" / "durations.json")
+    timed = [seconds[f"book/{name}"] for name in order if f"book/{name}" in seconds]
+    assert timed == sorted(timed, reverse=True) and len(timed) >= 4, (order, timed)
+
+
+@pytest.mark.parametrize("path", slowest_first(chapters()), ids=lambda p: p.name)
 def test_a_chapter_runs_alone(path, wheel, fresh, tmp_path):
     python, _ = fresh
     run([str(python), "-m", "pip", "uninstall", "--quiet", "--yes", "posenc"], env=offline_env())
