@@ -184,8 +184,9 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 # marked "classroom", in the book's .venv, on two workers) while, in one
 # process at a time, .venv-classroom installs and the graders run. Neither
 # writes where the other reads: both work in pytest's temporary folders.
-# On a fresh clone (2 cores) the two took 181 s side by side, against 217 s
-# one after the other (36 s install, 48 s graders, 133 s editions).
+# In four runs of .ci/run on fresh clones (2 cores, 2026-12-03, in the
+# order old, new, new, old) this stage took 202 and 228 s side by side,
+# against 252 and 233 s one after the other.
 classroom-check: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target classroom-check-graders classroom-check-students
 
