@@ -8,9 +8,13 @@ STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 
-# OpenBLAS's AVX2 kernels, whatever the CPU: the arithmetic the stored
-# outputs were made with (tools/paths.py, ARITHMETIC_ENV, says why).
+# OpenBLAS's AVX2 kernels, whatever the CPU, and on x86-64 NumPy's own AVX2
+# code, not its AVX-512 code: the arithmetic the stored outputs were made
+# with (tools/paths.py, ARITHMETIC_ENV, says why).
 export OPENBLAS_CORETYPE := Haswell
+ifeq ($(shell uname -m),x86_64)
+export NPY_DISABLE_CPU_FEATURES := X86_V4 AVX512_ICL AVX512_SPR
+endif
 
 # Jupyter Book, strict: warnings are errors (-W), every cross-reference must
 # resolve (-n), and the build starts from empty doctrees so a stale page

@@ -18,7 +18,7 @@ It writes ``posenc/data/replication_length.json`` (package data, read by
 
 - ``code_version``: the commit, whether posenc or the chapter had changes
   not committed, the versions of Python, NumPy and posenc, and the
-  arithmetic pin (``OPENBLAS_CORETYPE``);
+  arithmetic pins (``tools.paths.ARITHMETIC_ENV``);
 - ``design``: the groups, steps, test lengths and seeds;
 - ``sets``: for each set, its seeds and test seed, every group's converged
   seeds, steps and per-seed accuracy at every test length, and every
@@ -232,8 +232,8 @@ def write(out, ns, version, start, sets):
 
 
 if __name__ == "__main__":
-    if os.environ.get("OPENBLAS_CORETYPE") != ARITHMETIC_ENV["OPENBLAS_CORETYPE"]:
-        # the pin must be set before NumPy loads OpenBLAS: run again with it
+    if any(os.environ.get(name) != value for name, value in ARITHMETIC_ENV.items()):
+        # the pin must be set before NumPy loads (and OpenBLAS): run again with it
         os.execve(sys.executable, [sys.executable, "-m", "tools.replicate_length", *sys.argv[1:]],
                   {**os.environ, **ARITHMETIC_ENV})
     main()
