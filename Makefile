@@ -188,9 +188,10 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 # marked "classroom", in the book's .venv, on two workers) while, in one
 # process at a time, .venv-classroom installs and the graders run. Neither
 # writes where the other reads: both work in pytest's temporary folders.
-# In four runs of .ci/run on fresh clones (2 cores, 2026-12-03, in the
-# order old, new, new, old) this stage took 202 and 228 s side by side,
-# against 252 and 233 s one after the other.
+# In four runs of .ci/run on fresh clones (2 cores of an Intel Xeon,
+# 2026-12-03, in the order old, new, new, old) this stage took 202 and
+# 228 s side by side, against 252 and 233 s one after the other; 425 s
+# side by side on 2 cores of an AMD EPYC.
 classroom-check: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target classroom-check-graders classroom-check-students
 
