@@ -26,6 +26,7 @@ they may read files beside them (the fast-tables appendix reads
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -95,21 +96,48 @@ def wheel(tmp_path_factory):
     return found
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
-    """A new virtual environment with numpy, matplotlib and ipykernel (from
-    the package index, pinned as in requirements.txt), and a kernelspec for
-    it. Returns (its python, a KernelSpecManager that finds the kernelspec)."""
-    home = tmp_path_factory.mktemp("fresh")
-    started = time.monotonic()
-    run([sys.executable, "-m", "venv", str(home / "venv")])
-    python = home / "venv" / "bin" / "python"
-    constraints = home / "constraints.txt"
+def make_fresh_venv(venv):
+    """``python -m venv`` at ``venv``, then pip installs numpy, matplotlib and
+    ipykernel (from the package index, pinned as in requirements.txt)."""
+    run([sys.executable, "-m", "venv", str(venv)])
+    constraints = venv / "constraints.txt"
     constraints.write_text("\n".join(pins()) + "\n")
     wanted = [p for p in pins() if p.split("==")[0].lower() in RUNTIME]
     assert len(wanted) == len(RUNTIME), f"requirements.txt should pin {RUNTIME}: {wanted}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
-    run([str(python), "-m", "pip", "install", "--quiet", "-c", str(constraints), *wanted], env=env)
+    run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-c", str(constraints), *wanted],
+        env=env)
+    return wanted
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """A new virtual environment with numpy, matplotlib and ipykernel, and a
+    kernelspec for it. Returns (its python, a KernelSpecManager that finds
+    the kernelspec).
+
+    Each worker of the run (``-n auto``) uninstalls and installs posenc in
+    its own environment, so each has one; the first worker makes it while
+    holding a lock (``make_fresh_venv``, a minute of pip on two cores), and
+    every worker copies that one, links and all: a copy of a new
+    environment is a new environment (its ``python`` finds its own
+    site-packages from where it stands; the bootstrap cell runs pip as
+    ``sys.executable -m pip``), made for a second's work instead of a
+    second minute of pip."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    started = time.monotonic()
+    with open(shared / "fresh-venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        template = shared / "fresh-venv"
+        if not (template / ".made").exists():
+            shutil.rmtree(template, ignore_errors=True)
+            wanted = make_fresh_venv(template)
+            (template / ".made").write_text(" ".join(wanted))
+        wanted = (template / ".made").read_text().split()
+    home = tmp_path_factory.mktemp("fresh")
+    shutil.copytree(template, home / "venv", symlinks=True)
+    python = home / "venv" / "bin" / "python"
     print(f"\nfresh environment with {', '.join(wanted)} in {time.monotonic() - started:.0f} s")
     spec = home / "kernels" / KERNEL
     spec.mkdir(parents=True)
