@@ -33,10 +33,12 @@ def test_numpy_knows_the_avx512_code_it_is_told_to_switch_off():
     names = ARITHMETIC_ENV["NPY_DISABLE_CPU_FEATURES"].split()
     code = ("import numpy._core._multiarray_umath as m; "
             "print(' '.join(m.__cpu_dispatch__)); "
-            "print(' '.join(k for k, on in m.__cpu_features__.items() if on))")
+            "print(' '.join(k for k, on in m.__cpu_features__.items() if on)); "
+            "print(m.__cpu_targets_info__['exp']['dd']['current'])")
     result = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c", code],
                             env={**os.environ, **ARITHMETIC_ENV}, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    dispatched, enabled = (line.split() for line in result.stdout.splitlines())
+    dispatched, enabled, exp_f64 = (line.split() for line in result.stdout.splitlines())
     assert set(names) <= set(dispatched), (names, dispatched)
     assert not set(names) & set(enabled), enabled  # off, whatever the CPU
+    assert exp_f64[0] in ("X86_V3", "baseline(X86_V2)"), exp_f64  # float64 exp: the AVX2 code or less
