@@ -135,9 +135,9 @@ lab: $(LAB_STAMP)
 # or three for the chapters in a fresh environment; --durations lists each
 # step's time); .ci/run runs both. Side by side: the JupyterLab session
 # (one process: its tests share the session) while the chapters run alone
-# on two workers, each with a fresh environment of its own (xdist's
-# --dist loadgroup would do it in one run, but it does not group under
-# pytest 9.2: pytest-dev/pytest-xdist#1386).
+# on two workers, each with a fresh environment of its own (pip makes one,
+# each worker copies it; xdist's --dist loadgroup would do it all in one
+# run, but it does not group under pytest 9.2: pytest-dev/pytest-xdist#1386).
 lab-check: $(LAB_STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target lab-check-jupyterlab lab-check-alone
 
