@@ -190,8 +190,8 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 # writes where the other reads: both work in pytest's temporary folders.
 # In four runs of .ci/run on fresh clones (2 cores of an Intel Xeon,
 # 2026-12-03, in the order old, new, new, old) this stage took 202 and
-# 228 s side by side, against 252 and 233 s one after the other; 425 s
-# side by side on 2 cores of an AMD EPYC.
+# 228 s side by side, against 252 and 233 s one after the other; 348 to
+# 432 s side by side in three runs on 2 cores of an AMD EPYC.
 classroom-check: $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target classroom-check-graders classroom-check-students
 

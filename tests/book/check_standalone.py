@@ -1,8 +1,8 @@
 """A chapter runs on its own (``make lab-check``).
 
 Not part of ``make test`` (its file name does not start with ``test_``): it
-makes a virtual environment and runs every chapter once more, about two
-minutes in all.
+makes a virtual environment and runs every chapter once more, three to six
+minutes on two cores.
 
 A reader who downloads one chapter from the site, or opens it on Colab, has
 the notebook and nothing else. Its bootstrap cell (``python -m tools.nbtools
@@ -118,12 +118,12 @@ def fresh(tmp_path_factory):
 
     Each worker of the run (``-n auto``) uninstalls and installs posenc in
     its own environment, so each has one; the first worker makes it while
-    holding a lock (``make_fresh_venv``, a minute of pip on two cores), and
-    every worker copies that one, links and all: a copy of a new
-    environment is a new environment (its ``python`` finds its own
-    site-packages from where it stands; the bootstrap cell runs pip as
-    ``sys.executable -m pip``), made for a second's work instead of a
-    second minute of pip."""
+    holding a lock (``make_fresh_venv``: about a minute of pip), and every
+    worker copies that one, links and all: a copy of a new environment is a
+    new environment (its ``python`` finds its own site-packages from where
+    it stands; the bootstrap cell runs pip as ``sys.executable -m pip``).
+    One pip install instead of one per worker: less CPU, though the other
+    worker waits for it (in one run the stage took as long as before)."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     started = time.monotonic()
