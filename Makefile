@@ -24,7 +24,7 @@ endif
 JB_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
 
 .PHONY: help venv book pdf test test-profile browser-check browser-profile execute student otter nbgrader exercises bench replicate lock clean \
-	lab lab-check lab-check-jupyterlab lab-check-alone classroom-venv classroom-check \
+	lab lab-check classroom-venv classroom-check \
 	classroom-check-graders classroom-check-students browser-tools lighthouse
 
 help:
@@ -37,7 +37,7 @@ help:
 	@echo "make lighthouse  Lighthouse scores of the landing page and every chapter (mobile, desktop)"
 	@echo "make browser-tools  install axe-core and Lighthouse (pinned, npm ci) into tools/browser"
 	@echo "make lab      open the notebooks in JupyterLab (with jupyterlab-myst)"
-	@echo "make lab-check  check that path in a real browser, and each chapter alone in a fresh environment"
+	@echo "make lab-check  check that path in a real browser"
 	@echo "make execute  re-run every notebook in place to refresh its outputs"
 	@echo "make student  write the student edition (solutions removed) to _build/student"
 	@echo "make otter    write Otter Assign versions of the chapters to _build/otter/<chapter>/"
@@ -91,7 +91,7 @@ pdf: $(STAMP)
 	$(BIN)/python -m tools.make_pdf _build/singlehtml _build/pdf/book.pdf
 
 # The student editions run whole (tests marked "classroom") in classroom-check.
-# xdist hands whole files to the two workers in the order tests/conftest.py
+# xdist hands whole files to the two workers in the order conftest.py
 # puts them, the slowest first (tests/durations.json), not by their number
 # of tests. The run ends with where the time went (tests/breakdown.py):
 # each file's wall and CPU seconds, the slowest 25 (make test-profile: all
@@ -131,21 +131,11 @@ $(LAB_STAMP): $(STAMP) requirements-lab.txt
 lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --allow-root --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/book $(LAB_ARGS)
 
-# Slower than `make test` (a minute for JupyterLab in headless Chromium, two
-# or three for the chapters in a fresh environment; --durations lists each
-# step's time); .ci/run runs both. Side by side: the JupyterLab session
-# (one process: its tests share the session) while the chapters run alone
-# on two workers, each with a fresh environment of its own (pip makes one,
-# each worker copies it; xdist's --dist loadgroup would do it all in one
-# run, but it does not group under pytest 9.2: pytest-dev/pytest-xdist#1386).
+# JupyterLab in headless Chromium (about half a minute; --durations lists
+# each step's time); .ci/run runs it after `make test`. The chapters' run
+# alone in a fresh environment is part of `make test` (tests/book/alone.py).
 lab-check: $(LAB_STAMP)
-	$(MAKE) --no-print-directory -j2 --output-sync=target lab-check-jupyterlab lab-check-alone
-
-lab-check-jupyterlab lab-check-alone: $(LAB_STAMP)
-lab-check-jupyterlab:
 	$(BIN)/python -m pytest --durations=0 tests/book/check_lab.py
-lab-check-alone:
-	$(BIN)/python -m pytest -n auto --dist load --durations=0 tests/book/check_standalone.py
 
 execute: $(STAMP)
 	$(BIN)/python -m tools.nbtools execute $(NOTEBOOKS)
@@ -184,7 +174,7 @@ $(CLASSROOM_STAMP): requirements-classroom.txt
 	$(CLASSROOM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-classroom.txt
 	touch $(CLASSROOM_STAMP)
 
-# Side by side, as in lab-check: the student editions run whole (the tests
+# Side by side: the student editions run whole (the tests
 # marked "classroom", in the book's .venv, on two workers) while, in one
 # process at a time, .venv-classroom installs and the graders run. Neither
 # writes where the other reads: both work in pytest's temporary folders.

@@ -14,7 +14,7 @@ CPU with them, so a browser check's CPU seconds are a lower bound.
 "browser") prints every file (``make test`` the slowest) and
 pytest's own list of the slowest setups and calls (``--durations``), and
 records each file's time in ``tests/durations.json``
-(``--breakdown-record``), the table by which ``tests/conftest.py`` starts
+(``--breakdown-record``), the table by which ``conftest.py`` starts
 the longest files first.
 """
 
@@ -132,7 +132,7 @@ def write_durations(path, records):
     ranked = dict(sorted(files.items(), key=lambda kv: (-kv[1][0], kv[0])))
     about = ("Wall and CPU seconds of each file of tests in one profiled run (tests/breakdown.py): "
              "`make test-profile` writes tests/durations.json, `make browser-profile` "
-             "tests/durations-browser.json; tests/conftest.py starts the slowest files first.")
+             "tests/durations-browser.json; conftest.py starts the slowest files first.")
     lines = [f"  {json.dumps(name)}: [{wall}, {cpu}]" for name, (wall, cpu) in ranked.items()]
     Path(path).write_text('{"about": %s,\n "files": {\n%s\n}}\n'
                           % (json.dumps(about), ",\n".join(lines)), encoding="utf-8")

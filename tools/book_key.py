@@ -4,7 +4,7 @@
 records a key of everything the build can read (``start``); when the build
 has succeeded, it seals the result (``seal``): the key and a hash of every
 file it wrote, in ``_build/book.key``. ``make test`` (the ``built_book``
-fixture of ``tests/conftest.py``) reuses that build only when the key of the
+fixture of ``conftest.py``) reuses that build only when the key of the
 sources now, and the hash of ``_build/html`` now, are those sealed
 (``python -m tools.book_key check``); otherwise it builds the book again, so
 that a page built from older sources can never stand in for a broken one.

@@ -17,7 +17,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 #: converge. NumPy's matrix products run in OpenBLAS, which picks its kernels
 #: by CPU (Haswell's AVX2 kernels, SkylakeX's AVX-512 ones...), and those
 #: kernels round differently. Every x86-64 CPU with AVX2 (2013 on, Intel and
-#: AMD) runs the Haswell kernels, so nbval (tests/conftest.py), ``make
+#: AMD) runs the Haswell kernels, so nbval (conftest.py), ``make
 #: execute`` (tools/nbtools.py) and the Makefile pin them.
 #:
 #: NumPy's own loops are compiled several times too, and it runs the best

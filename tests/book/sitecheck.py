@@ -14,7 +14,7 @@ layout, print), ``test_site_math``, ``test_site_search``,
 ``test_widgets``.
 
 The site is ``make book``'s (built once per session by the ``built_book``
-fixture of ``tests/conftest.py``); set ``POSENC_CHECK_SITE=/path/to/html`` to
+fixture of ``conftest.py``); set ``POSENC_CHECK_SITE=/path/to/html`` to
 check a site built elsewhere instead, for example an older build, to see
 which checks it fails.
 """

@@ -1,10 +1,10 @@
 """Running the notebooks anywhere: the bootstrap cell, the exercise markup
 tool, the Colab and Binder buttons, the Binder environment, `make lab`.
 
-The slow checks of the same path, with real clients, are in
-``tests/book/check_lab.py`` (JupyterLab in headless Chromium) and
-``tests/book/check_standalone.py`` (each chapter alone in a fresh environment);
-``make lab-check`` runs them.
+The slow checks of the same path, with real clients, are
+``tests/book/check_lab.py`` (JupyterLab in headless Chromium; ``make
+lab-check`` runs it) and nbval's run of each chapter alone in a fresh
+environment (``tests/book/alone.py``, in ``make test``).
 """
 
 from __future__ import annotations
@@ -330,7 +330,7 @@ def test_make_lab_installs_the_lab_requirements_and_opens_book():
 def test_make_lab_check_runs_the_real_client_checks():
     commands = _dry_run("lab-check")
     assert "-r requirements-lab.txt" in commands
-    assert "tests/book/check_lab.py" in commands and "tests/book/check_standalone.py" in commands
+    assert "tests/book/check_lab.py" in commands
 
 
 def test_ci_runs_make_test_then_the_browser_and_lab_checks():

@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from tests.book import alone
 from tests.breakdown import Breakdown, load_durations, slowest_first
 from tools import book_key
 from tools.headless import INSTALL_HINT, find_chromium
@@ -21,7 +22,7 @@ os.environ.update(ARITHMETIC_ENV)
 
 # tests/fixtures holds a demo notebook that is not part of the book: pytest
 # must not collect it (nbval would re-run it) nor its checker module.
-collect_ignore = ["fixtures"]
+collect_ignore = ["tests/fixtures"]
 
 
 @pytest.fixture(scope="session")
@@ -104,6 +105,17 @@ def pytest_configure(config):
     config.pluginmanager.register(
         Breakdown(config, config.getoption("breakdown"), config.getoption("breakdown_record")),
         "posenc-breakdown")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path, parent):
+    """nbval runs each chapter alone, in a fresh environment
+    (``tests/book/alone.py``); the appendices as nbval does by itself."""
+    nodes = yield
+    if file_path.suffix == ".ipynb" and alone.is_chapter(file_path):
+        return [alone.AloneNotebook.from_parent(parent, path=file_path)
+                if isinstance(node, alone.IPyNbFile) else node for node in nodes]
+    return nodes
 
 
 def pytest_itemcollected(item):

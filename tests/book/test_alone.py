@@ -1,0 +1,71 @@
+"""The chapters run alone, in a fresh environment (``tests/book/alone.py``).
+
+nbval runs each chapter that way in ``make test``; here, what that rests
+on: the fresh environment starts without posenc, the bootstrap cell fails
+with a clear message when pip cannot install posenc, and nbval's run of
+each chapter (and of no appendix) is the run alone.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+from nbval.plugin import IPyNbCell
+
+from tests.book import alone
+from tools import nbtools
+from tools.paths import ROOT
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    return alone.fresh_environment(tmp_path_factory)
+
+
+def test_the_chapters_part_is_not_empty():
+    assert len(alone.chapters()) >= 4, alone.chapters()
+
+
+def test_the_fresh_environment_has_only_the_runtime_and_no_posenc(fresh):
+    alone.uninstall_posenc(fresh.python)
+    assert alone.installed(fresh.python) is None
+    listed = alone.run([str(fresh.python), "-m", "pip", "list", "--format=freeze"],
+                       env=alone.offline_env()).stdout
+    names = {line.split("==")[0].lower() for line in listed.split()}
+    assert {p.split("==")[0].lower() for p in fresh.wanted} <= names
+    assert not names & {"nbval", "pytest", "jupyter-book", "posenc"}, names
+
+
+def test_a_bad_source_fails_with_a_clear_message(fresh, tmp_path):
+    """The bootstrap cell's failure path: pip cannot install from the source."""
+    alone.uninstall_posenc(fresh.python)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbtools.bootstrap_cell(), nbformat.v4.new_code_cell("import posenc")]
+    missing = tmp_path / "posenc-0.0.0-py3-none-any.whl"
+    km = alone.KernelManager(kernel_name=alone.KERNEL, kernel_spec_manager=fresh.specs)
+    client = NotebookClient(nb, km=km, timeout=120, record_timing=False,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    with pytest.raises(CellExecutionError, match="pip could not install posenc from"):
+        client.execute(env=alone.offline_env(**{nbtools.BOOTSTRAP_ENV: str(missing)}), cleanup_kc=True)
+
+
+def test_nbval_runs_every_chapter_alone_and_no_appendix(request):
+    """What pytest's collection hook (nbval's, with conftest.py's
+    wrapper) makes of each notebook: a chapter's cells under the run alone,
+    then its check of the bootstrap cell; an appendix's under plain nbval."""
+    notebooks = sorted((ROOT / "book").glob("*.ipynb"))
+    chapters = set(alone.chapters())
+    assert chapters and chapters < set(notebooks)
+    for path in notebooks:
+        (node,) = [n for n in request.config.hook.pytest_collect_file(file_path=path, parent=request.session)
+                   if isinstance(n, alone.IPyNbFile)]
+        items = list(node.collect())
+        cells = [i for i in items if isinstance(i, IPyNbCell)]
+        assert cells, path.name
+        if path in chapters:
+            assert type(node) is alone.AloneNotebook, path.name
+            assert isinstance(items[-1], alone.BootstrapCheck) and len(items) == len(cells) + 1, path.name
+        else:
+            assert type(node) is alone.IPyNbFile and len(items) == len(cells), path.name
