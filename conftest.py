@@ -129,8 +129,11 @@ def pytest_collection_modifyitems(session, config, items):
     ``tests/durations-browser.json`` for the tests marked "browser"), so that
     under ``-n auto --dist loadfile --no-loadscope-reorder`` (xdist hands out
     whole files in this order) no long file starts last while the other
-    worker sits idle."""
+    worker sits idle; and, in ``make test``, the file that makes the fresh
+    environment of the chapters first, beside the slowest file that does
+    not need it (``tests/book/alone.py``, ``fresh_first``)."""
     browser = [item for item in items if item.get_closest_marker("browser")]
     rest = [item for item in items if not item.get_closest_marker("browser")]
-    items[:] = (slowest_first(rest, load_durations(DURATIONS))
+    seconds = load_durations(DURATIONS)
+    items[:] = (alone.fresh_first(slowest_first(rest, seconds), seconds)
                 + slowest_first(browser, load_durations(BROWSER_DURATIONS)))

@@ -49,6 +49,7 @@ from jupyter_client.manager import KernelManager
 from nbval.kernel import RunningKernel
 from nbval.plugin import IPyNbFile
 
+from tests.breakdown import scope
 from tools import nbtools
 from tools.paths import ROOT
 
@@ -245,3 +246,22 @@ class BootstrapCheck(pytest.Item):
 
 def is_chapter(path):
     return path.resolve() in {p.resolve() for p in chapters()}
+
+
+MAKER = "tests/book/test_alone.py"  # the first file of make test: it makes the environment
+
+
+def fresh_first(items, seconds):
+    """``items`` (in the order of their files) reordered so that no worker
+    waits for the fresh environment: this file's tests first (the first of
+    them makes it, in about 25 s), then the slowest file that does not need
+    it (by ``seconds``, tests/durations.json), so that the other worker has
+    work meanwhile, then the rest in the order they came."""
+    files = list(dict.fromkeys(scope(item.nodeid) for item in items))
+    free = [f for f in files if f != MAKER and not (f.endswith(".ipynb") and is_chapter(ROOT / f))]
+    if MAKER not in files or not free:
+        return items
+    second = max(free, key=lambda f: seconds.get(f, 0.0))
+    order = [MAKER, second] + [f for f in files if f not in (MAKER, second)]
+    rank = {f: i for i, f in enumerate(order)}
+    return sorted(items, key=lambda item: rank[scope(item.nodeid)])

@@ -69,3 +69,22 @@ def test_nbval_runs_every_chapter_alone_and_no_appendix(request):
             assert isinstance(items[-1], alone.BootstrapCheck) and len(items) == len(cells) + 1, path.name
         else:
             assert type(node) is alone.IPyNbFile and len(items) == len(cells), path.name
+
+
+class _Item:
+    def __init__(self, nodeid):
+        self.nodeid = nodeid
+
+
+def test_the_environment_is_made_first_beside_the_slowest_file_that_needs_none():
+    names = ["book/08_grids.ipynb::Cell 0", "book/08_grids.ipynb::Cell 1", "tests/unit/test_a.py::t",
+             "tests/unit/test_b.py::t", alone.MAKER + "::t1", "book/appendix_fast.ipynb::Cell 0",
+             alone.MAKER + "::t2"]
+    seconds = {"tests/unit/test_a.py": 3.0, "tests/unit/test_b.py": 9.0, "book/appendix_fast.ipynb": 7.0}
+    order = [i.nodeid for i in alone.fresh_first([_Item(n) for n in names], seconds)]
+    assert order == [alone.MAKER + "::t1", alone.MAKER + "::t2", "tests/unit/test_b.py::t",
+                     "book/08_grids.ipynb::Cell 0", "book/08_grids.ipynb::Cell 1", "tests/unit/test_a.py::t",
+                     "book/appendix_fast.ipynb::Cell 0"]
+    # without the file that makes the environment (classroom-check's run), nothing moves
+    rest = [_Item(n) for n in names if not n.startswith(alone.MAKER)]
+    assert alone.fresh_first(rest, seconds) == rest
