@@ -23,10 +23,12 @@ FIXTURES = ROOT / "tests" / "fixtures"
 #: NumPy's own loops are compiled several times too, and it runs the best
 #: version its CPU can (``np._core._multiarray_umath.__cpu_targets_info__``
 #: lists them): float64 ``exp`` and ``log``, among others, have an AVX-512
-#: version (``X86_V4``) beside the AVX2 one, and they may round differently.
+#: version (``X86_V4``) beside the AVX2 one, and they round differently.
 #: The float32 training does not see it, but float64 checks that print
 #: differences of a few units in the last place do: on an AVX2 CPU, eight
-#: cells stored on an Intel Xeon printed another last digit. So NumPy's
+#: cells stored on an Intel Xeon printed another last digit, and on an
+#: AVX-512 CPU the same eight cells print the Xeon's digits unless the
+#: AVX-512 code is off (``python -m tools.compare_arithmetic``). So NumPy's
 #: AVX-512 versions are switched off (``NPY_DISABLE_CPU_FEATURES``; only on
 #: x86-64, where those names exist): every x86-64 CPU with AVX2 then runs
 #: the same code. On other CPUs (an ARM laptop) the notebooks still run, but
