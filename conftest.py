@@ -1,5 +1,9 @@
-"""Shared fixtures: paths of the repository, the strictly built book, and the
-system's Chromium for the browser checks."""
+"""pytest's configuration of every run: the arithmetic pin, the strictly
+built book, the system's Chromium for the browser checks, each chapter run
+alone in a fresh environment (``tests/book/alone.py``), the order of the
+files and the breakdown of the time. It lies at the root of the repository,
+so that a run of one notebook (``pytest book/06_length.ipynb``) gets it
+too."""
 
 from __future__ import annotations
 
