@@ -1,6 +1,6 @@
 """The numbers that chapter 10 copies from Transformers are Transformers' numbers.
 
-A chapter runs alone (Colab, ``check_standalone``), without ``tests/fixtures``,
+A chapter runs alone (Colab, ``tests/book/alone.py``), without ``tests/fixtures``,
 so ``book/10_generate.ipynb`` types in the few values of
 ``tests/fixtures/generation_reference.json`` that it shows:
 ``TRANSFORMERS_GAP``, the largest difference between the logits of a

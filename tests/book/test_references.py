@@ -1,7 +1,7 @@
 """The reference values a chapter prints are the fixture's.
 
 A chapter must run on its own (Colab, a downloaded notebook,
-``tests/book/check_standalone.py``), where ``tests/fixtures`` is absent, so
+``tests/book/alone.py``), where ``tests/fixtures`` is absent, so
 the few reference values a chapter compares ``posenc`` with are typed into
 it, in a cell that names the fixture they come from. This file checks each
 such copy against its fixture, value for value; the fixtures themselves are
