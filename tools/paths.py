@@ -23,7 +23,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 #: NumPy's own loops are compiled several times too, and it runs the best
 #: version its CPU can (``np._core._multiarray_umath.__cpu_targets_info__``
 #: lists them): float64 ``exp`` and ``log``, among others, have an AVX-512
-#: version (``X86_V4``) beside the AVX2 one, and they round differently.
+#: version (``X86_V4``) beside the AVX2 one, and those two round differently.
 #: The float32 training does not see it, but float64 checks that print
 #: differences of a few units in the last place do: on an AVX2 CPU, eight
 #: cells stored on an Intel Xeon printed another last digit, and on an

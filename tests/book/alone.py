@@ -23,8 +23,8 @@ what the book shows (until 2026-12-04 these were two runs, the second in
 ``make lab-check``). The appendices run in the book's environment, beside
 their files (the fast-tables appendix reads ``data/bench_sinusoidal.json``).
 
-The environment is made once per run (about half a minute of pip), by the
-first worker that needs it, while it holds a lock in the folder that the
+The environment is made once per run (about 25 s of pip), by the first
+worker that needs it (``fresh_first`` makes that ``test_alone.py``), while it holds a lock in the folder that the
 workers of the run share; each worker copies it, links and all (a copy of a
 new environment is a new environment: its ``python`` finds its own
 site-packages from where it stands, and the bootstrap cell runs pip as
@@ -40,7 +40,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 import yaml
@@ -117,11 +116,12 @@ def make_fresh_venv(venv):
 
 class Fresh:
     """This worker's copy of the run's fresh environment: ``python``, the
-    ``specs`` that find its kernel, the ``wheel`` of posenc, and ``wanted``
-    (the pins it was made with)."""
+    ``specs`` that find its kernel, the ``wheel`` of posenc (kept in the
+    environment's folder, ``wheel/``), and ``wanted`` (the pins it was made
+    with)."""
 
-    def __init__(self, python, specs, wheel, wanted, seconds):
-        self.python, self.specs, self.wheel, self.wanted, self.seconds = python, specs, wheel, wanted, seconds
+    def __init__(self, python, specs, wheel, wanted):
+        self.python, self.specs, self.wheel, self.wanted = python, specs, wheel, wanted
 
 
 _FRESH = {}
@@ -132,7 +132,6 @@ def fresh_environment(tmp_path_factory):
     docstring); ``tmp_path_factory`` is pytest's."""
     if "env" in _FRESH:
         return _FRESH["env"]
-    started = time.monotonic()
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     with open(shared / "fresh-venv.lock", "w") as lock:
@@ -160,7 +159,7 @@ def fresh_environment(tmp_path_factory):
         "display_name": "Python 3 (numpy, matplotlib, ipykernel only)", "language": "python",
     }))
     specs = KernelSpecManager(kernel_dirs=[str(home / "kernels")])
-    _FRESH["env"] = Fresh(python, specs, wheel, wanted, time.monotonic() - started)
+    _FRESH["env"] = Fresh(python, specs, wheel, wanted)
     return _FRESH["env"]
 
 
@@ -221,8 +220,10 @@ class AloneNotebook(IPyNbFile):
 
 
 class BootstrapCheck(pytest.Item):
-    """After the chapter's last cell: the bootstrap cell ran, printed
-    nothing, and the posenc in the fresh environment is the wheel's."""
+    """After the chapter's last cell: the bootstrap cell ran and printed
+    nothing, and the fresh environment now holds a posenc of the wheel's
+    version, installed in that environment (pip saw no index, so the wheel
+    was its only source)."""
 
     def __init__(self, *, cells, **kwargs):
         super().__init__(**kwargs)
@@ -238,7 +239,7 @@ class BootstrapCheck(pytest.Item):
         assert number == fresh.wheel.name.split("-")[1], (
             f"the bootstrap cell did not install the wheel {fresh.wheel.name}: {version}")
         assert where.startswith(str(fresh.python.parent.parent)), (
-            f"the kernel's posenc is not the fresh environment's: {where}")
+            f"posenc is imported from outside the fresh environment: {where}")
 
     def reportinfo(self):
         return self.path, None, f"{self.path.name}::{self.name}"
@@ -253,8 +254,8 @@ MAKER = "tests/book/test_alone.py"  # the first file of make test: it makes the 
 
 def fresh_first(items, seconds):
     """``items`` (in the order of their files) reordered so that no worker
-    waits for the fresh environment: this file's tests first (the first of
-    them makes it, in about 25 s), then the slowest file that does not need
+    waits for the fresh environment: the tests of ``MAKER`` first (the first
+    of them makes it, in about 25 s), then the slowest file that does not need
     it (by ``seconds``, tests/durations.json), so that the other worker has
     work meanwhile, then the rest in the order they came."""
     files = list(dict.fromkeys(scope(item.nodeid) for item in items))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbval.plugin import IPyNbCell
@@ -28,7 +29,7 @@ def test_the_chapters_part_is_not_empty():
     assert len(alone.chapters()) >= 4, alone.chapters()
 
 
-def test_the_fresh_environment_has_only_the_runtime_and_no_posenc(fresh):
+def test_the_fresh_environment_has_the_runtime_and_none_of_the_books_packages(fresh):
     alone.uninstall_posenc(fresh.python)
     assert alone.installed(fresh.python) is None
     listed = alone.run([str(fresh.python), "-m", "pip", "list", "--format=freeze"],
@@ -44,7 +45,7 @@ def test_a_bad_source_fails_with_a_clear_message(fresh, tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbtools.bootstrap_cell(), nbformat.v4.new_code_cell("import posenc")]
     missing = tmp_path / "posenc-0.0.0-py3-none-any.whl"
-    km = alone.KernelManager(kernel_name=alone.KERNEL, kernel_spec_manager=fresh.specs)
+    km = KernelManager(kernel_name=alone.KERNEL, kernel_spec_manager=fresh.specs)
     client = NotebookClient(nb, km=km, timeout=120, record_timing=False,
                             resources={"metadata": {"path": str(tmp_path)}})
     with pytest.raises(CellExecutionError, match="pip could not install posenc from"):
