@@ -335,6 +335,26 @@ def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
     np.testing.assert_allclose(whole, pieces, atol=1e-12)
 
 
+
+@pytest.mark.parametrize("causal, readout", [(False, "mean"), (True, "mean"), (True, "last")])
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_pieces_of_a_batch_change_no_bit_of_a_stacks_logits(scheme, causal, readout, monkeypatch):
+    # forward() cuts a large batch into pieces of about engine.CHUNK_ENTRIES
+    # scores; the chapters' printed digits rely on every piece size giving the
+    # same float32 logits, bit for bit (pieces of one sequence, of 7, all at once)
+    from posenc import engine
+
+    stack = init_model(scheme, causal=causal, readout=readout, seed=[0, 1, 2], dtype=np.float32,
+                       position_std=0.5, **grid(scheme, 16))
+    tokens = order_task(300, 16, seed=2)[0]
+    logits = []
+    for entries in (1, 7 * 3 * stack["n_heads"] * 16 * 16, 2**40):
+        monkeypatch.setattr(engine, "CHUNK_ENTRIES", entries)
+        logits.append(forward(stack, tokens))
+    assert logits[0].shape == (3, 300, 2) and logits[0].dtype == np.float32
+    for other in logits[1:]:
+        np.testing.assert_array_equal(other, logits[0])
+
 def test_only_the_learned_table_limits_the_length():
     tokens = order_task(2, 100)[0]
     for scheme in ("none", "sinusoidal", "rope", "alibi"):
