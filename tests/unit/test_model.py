@@ -335,7 +335,6 @@ def test_forward_of_a_large_batch_equals_forward_of_its_pieces(scheme):
     np.testing.assert_allclose(whole, pieces, atol=1e-12)
 
 
-
 @pytest.mark.parametrize("causal, readout", [(False, "mean"), (True, "mean"), (True, "last")])
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_pieces_of_a_batch_change_no_bit_of_a_stacks_logits(scheme, causal, readout, monkeypatch):
@@ -354,6 +353,7 @@ def test_the_pieces_of_a_batch_change_no_bit_of_a_stacks_logits(scheme, causal, 
     assert logits[0].shape == (3, 300, 2) and logits[0].dtype == np.float32
     for other in logits[1:]:
         np.testing.assert_array_equal(other, logits[0])
+
 
 def test_only_the_learned_table_limits_the_length():
     tokens = order_task(2, 100)[0]
