@@ -34,9 +34,9 @@ from .schemes import SCHEMES
 
 # forward() cuts a batch so that the scores of a piece hold about this many
 # numbers: 4 MB in float32. On two cores of an AMD EPYC, chapters 4 and 6 ran
-# about 11% faster than with 16 MB pieces (2**22), chapter 8 6%, the others
-# within 2%; every output the same. Any piece size gives the same logits, bit
-# for bit (tests/unit/test_model.py).
+# about 11% faster than with 16 MB pieces (2**22), chapter 8 about 5%, and
+# chapters 7 and 10 within the spread of repeated runs; every output the same.
+# Any piece size gives the same logits, bit for bit (tests/unit/test_model.py).
 CHUNK_ENTRIES = 2**20
 
 
